@@ -1,0 +1,164 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+)
+
+// SGHMCSettings configures NewSGHMC. The zero value is SGHMC with M = I,
+// C = 1, no B̂, the sequential sweep and no momentum resampling.
+type SGHMCSettings struct {
+	// Mass is the diagonal of the mass matrix M. Nil means the identity.
+	Mass []float64
+	// Friction is C. Zero means 1.
+	Friction float64
+	// NoiseVar is a constant estimate of diag(V), the gradient noise's
+	// covariance; the injected noise becomes N(0, ε(2C − εV)), and C must
+	// exceed εV/2. Nil means no correction.
+	NoiseVar []float64
+	// EstimateNoise takes diag(V̂) from the gradient at every step (it must
+	// implement NoiseEstimator).
+	EstimateNoise bool
+	// Simultaneous selects Eq. 9 read literally (explicit Euler), as the
+	// recipe paper displays it. The default sequential sweep (r, then θ with
+	// the new r; the SGHMC paper's Algorithm 2) is far more accurate for
+	// stiff targets: see EQUATIONS §1.
+	Simultaneous bool
+	// ResampleEvery resamples r ~ N(0, M) every ResampleEvery steps. Zero
+	// means never.
+	ResampleEvery int
+	// R0 is the initial momentum. Nil means zero.
+	R0 []float64
+}
+
+// NewSGHMC returns stochastic gradient Hamiltonian Monte Carlo (Chen, Fox &
+// Guestrin 2014) as a Recipe over z = (θ, r) with H = U(θ) + ½rᵀM⁻¹r,
+// D = [[0,0],[0,C]], Q = [[0,−I],[I,0]], Γ = 0:
+//
+//	r ← r − ε∇Ũ(θ) − εCM⁻¹r + N(0, ε(2C − εB̂));  θ ← θ + εM⁻¹r.
+//
+// s may be nil for the defaults.
+func NewSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings) (*Recipe, error) {
+	return newSGHMC("NewSGHMC", grad, theta0, src, s, false)
+}
+
+// NewNaiveSGHMC returns the naive SGHMC of Chen et al. (2014) Eq. 11 /
+// Ma et al. (2015): Hamiltonian dynamics driven by the stochastic gradient,
+// with no friction and no injected noise. It is INCORRECT: the gradient
+// noise heats the chain without bound. It exists as a foil for
+// demonstrations and tests; Check reports it. Friction and NoiseVar in s
+// are ignored.
+func NewNaiveSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings) (*Recipe, error) {
+	return newSGHMC("NewNaiveSGHMC", grad, theta0, src, s, true)
+}
+
+func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings, naive bool) (*Recipe, error) {
+	if s == nil {
+		s = &SGHMCSettings{}
+	}
+	d := len(theta0)
+	if d == 0 {
+		return nil, errors.New("sgmcmc: " + who + ": empty theta0")
+	}
+	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+		return nil, err
+	}
+	mass := make([]float64, d)
+	for i := range mass {
+		mass[i] = 1
+	}
+	if s.Mass != nil {
+		if err := checkVector(who, "Mass", s.Mass, d, positive); err != nil {
+			return nil, err
+		}
+		copy(mass, s.Mass)
+	}
+	c := s.Friction
+	if c == 0 {
+		c = 1
+	}
+	if err := checkScalar(who, "Friction", c); err != nil {
+		return nil, err
+	}
+	if s.ResampleEvery < 0 {
+		return nil, errors.New("sgmcmc: " + who + ": ResampleEvery < 0")
+	}
+	z0 := make([]float64, 2*d)
+	copy(z0, theta0)
+	if s.R0 != nil {
+		if err := checkVector(who, "R0", s.R0, d, anyFinite); err != nil {
+			return nil, err
+		}
+		copy(z0[d:], s.R0)
+	}
+	var drr Operator = Scalar{N: d, C: c}
+	if naive {
+		drr = nil
+	}
+	D, err := NewBlock([]int{d, d}, [][]Operator{{nil, nil}, {nil, drr}})
+	if err != nil {
+		return nil, err
+	}
+	Q, err := NewBlock([]int{d, d}, [][]Operator{{nil, Scalar{N: d, C: -1}}, {Scalar{N: d, C: 1}, nil}})
+	if err != nil {
+		return nil, err
+	}
+	spec := RecipeSpec{
+		Blocks: []int{d, d},
+		Grad:   grad,
+		GradK: func(dst, z []float64) {
+			clear(dst[:d])
+			for i, r := range z[d:] {
+				dst[d+i] = r / mass[i]
+			}
+		},
+		D:            D,
+		Q:            Q,
+		Simultaneous: s.Simultaneous,
+		Z0:           z0,
+		Src:          src,
+	}
+	if naive {
+		spec.Naive = "naive SGHMC has no friction to absorb the gradient noise (Chen et al. 2014, Eq. 11); its stationary distribution is not the target"
+	} else if s.NoiseVar != nil || s.EstimateNoise {
+		if s.NoiseVar != nil {
+			if err := checkVector(who, "NoiseVar", s.NoiseVar, d, nonNegative); err != nil {
+				return nil, err
+			}
+			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
+		}
+		spec.EstimateNoise = s.EstimateNoise
+		spec.NoiseMap = momentumNoiseMap(d, nil)
+	}
+	if s.ResampleEvery > 0 {
+		spec.RefreshEvery = s.ResampleEvery
+		spec.Refresh = func(z []float64, rng *rand.Rand) {
+			for i := range d {
+				z[d+i] = math.Sqrt(mass[i]) * rng.NormFloat64()
+			}
+		}
+	}
+	return NewRecipe(spec)
+}
+
+// momentumNoiseMap returns the NoiseMap of a sampler whose gradient reaches
+// the momentum through diag(a(θ)) (a nil means I): B̂_rr = diag(a² v), and
+// zero on the other blocks.
+func momentumNoiseMap(d int, a func(i int) float64) func(b, z, v []float64) {
+	return func(b, _, v []float64) {
+		clear(b)
+		for i := range d {
+			w := v[i]
+			if a != nil {
+				ai := a(i)
+				w *= ai * ai
+			}
+			b[d+i] = w
+		}
+	}
+}

@@ -1,0 +1,280 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// SGRLDSettings configures NewSGRLD and NewSGRLDDense.
+type SGRLDSettings struct {
+	// NoiseVar is a constant estimate of diag(V); the injected noise becomes
+	// N(0, ε(2G⁻¹ − εG⁻¹VG⁻¹)). Nil means no correction. Diagonal metrics
+	// only.
+	NoiseVar []float64
+	// EstimateNoise takes diag(V̂) from the gradient at every step.
+	// Diagonal metrics only.
+	EstimateNoise bool
+}
+
+// NewSGRLD returns stochastic gradient Riemannian Langevin dynamics
+// (Patterson & Teh 2013) for a diagonal metric as a Recipe with H = U(θ),
+// D = G(θ)⁻¹, Q = 0 and Γ_i = ∂_i(1/g_i) = −g_i′/g_i²:
+//
+//	θ ← θ − εG⁻¹∇Ũ(θ) + εΓ(θ) + N(0, 2εG⁻¹).
+//
+// It costs O(d) per step plus one metric evaluation. s may be nil.
+func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRLDSettings) (*Recipe, error) {
+	const who = "NewSGRLD"
+	if metric == nil {
+		return nil, errors.New("sgmcmc: NewSGRLD: nil metric")
+	}
+	if s == nil {
+		s = &SGRLDSettings{}
+	}
+	d := len(theta0)
+	if d == 0 {
+		return nil, errors.New("sgmcmc: NewSGRLD: empty theta0")
+	}
+	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+		return nil, err
+	}
+	mc := newDiagMetricCache(metric, d)
+	spec := RecipeSpec{
+		Grad: grad,
+		D: NewDiagFunc(d, func(dst, _ []float64) {
+			for i, g := range mc.g {
+				dst[i] = 1 / g
+			}
+		}),
+		Gamma: func(dst, _ []float64) {
+			for i, g := range mc.g {
+				dst[i] = -mc.dg[i] / (g * g)
+			}
+		},
+		Prepare:       mc.prepare,
+		Z0:            theta0,
+		Src:           src,
+		EstimateNoise: s.EstimateNoise,
+	}
+	if s.NoiseVar != nil || s.EstimateNoise {
+		if s.NoiseVar != nil {
+			if err := checkVector(who, "NoiseVar", s.NoiseVar, d, nonNegative); err != nil {
+				return nil, err
+			}
+			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
+		}
+		spec.NoiseMap = func(b, _, v []float64) {
+			for i, g := range mc.g {
+				b[i] = v[i] / (g * g)
+			}
+		}
+	}
+	return NewRecipe(spec)
+}
+
+// NewSGRLDDense returns SGRLD for a dense metric G(θ): D = G⁻¹ and
+// Γ_i = Σ_j ∂_j(G⁻¹)_ij, from an eigendecomposition of G recomputed at every
+// step: O(d⁴) per step (the Γ term needs ∂_jG⁻¹ for every j). For small d.
+func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand.Source, s *SGRLDSettings) (*Recipe, error) {
+	const who = "NewSGRLDDense"
+	if metric == nil {
+		return nil, errors.New("sgmcmc: NewSGRLDDense: nil metric")
+	}
+	if s != nil && (s.NoiseVar != nil || s.EstimateNoise) {
+		return nil, errors.New("sgmcmc: NewSGRLDDense: B̂ correction is supported for diagonal metrics only")
+	}
+	d := len(theta0)
+	if d == 0 {
+		return nil, errors.New("sgmcmc: NewSGRLDDense: empty theta0")
+	}
+	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+		return nil, err
+	}
+	mc := newDenseMetricCache(metric, d, -1)
+	return NewRecipe(RecipeSpec{
+		Grad:    grad,
+		D:       NewSymFunc(d, func(dst *mat.SymDense, _ []float64) { dst.CopySym(mc.inv) }),
+		Gamma:   func(dst, _ []float64) { copy(dst, mc.gamma) },
+		Prepare: mc.prepare,
+		Z0:      theta0,
+		Src:     src,
+	})
+}
+
+// diagMetricCache evaluates a DiagMetric once per distinct θ.
+type diagMetricCache struct {
+	m            DiagMetric
+	d            int
+	theta, g, dg []float64
+	valid        bool
+}
+
+func newDiagMetricCache(m DiagMetric, d int) *diagMetricCache {
+	return &diagMetricCache{m: m, d: d, theta: make([]float64, d), g: make([]float64, d), dg: make([]float64, d)}
+}
+
+// prepare evaluates the metric at θ = z[:d] unless it is cached.
+func (c *diagMetricCache) prepare(z []float64) error {
+	th := z[:c.d]
+	if c.valid && floats.Equal(th, c.theta) {
+		return nil
+	}
+	c.valid = false
+	c.m.Diag(c.g, c.dg, th)
+	for i, g := range c.g {
+		if !(g > 0) || math.IsInf(g, 0) {
+			return &StepError{Index: i, Value: g, What: "metric not positive definite (g_i must be finite and > 0)"}
+		}
+	}
+	if err := checkFinite(c.dg, 0, "non-finite metric derivative"); err != nil {
+		return err
+	}
+	copy(c.theta, th)
+	c.valid = true
+	return nil
+}
+
+// denseMetricCache evaluates a DenseMetric once per distinct θ and derives
+// G⁻¹, G^(−1/2) and Γ_i = Σ_j ∂_j f(G)_ij for f(λ) = λ^p, p = −1 or −1/2,
+// by the Daleckii–Krein formula ∂f(G) = V (F ∘ (Vᵀ ∂G V)) Vᵀ with F the
+// divided differences of f at the eigenvalues of G = V Λ Vᵀ.
+type denseMetricCache struct {
+	m      DenseMetric
+	d      int
+	p      float64
+	theta  []float64
+	valid  bool
+	g      *mat.SymDense
+	dg     []*mat.SymDense
+	inv    *mat.SymDense // G⁻¹
+	isqrt  *mat.SymDense // G^(−1/2)
+	gamma  []float64
+	es     mat.EigenSym
+	vecs   mat.Dense
+	vals   []float64
+	dd     *mat.Dense // divided differences
+	t, tmp *mat.Dense
+	w      []float64
+}
+
+func newDenseMetricCache(m DenseMetric, d int, p float64) *denseMetricCache {
+	c := &denseMetricCache{m: m, d: d, p: p, theta: make([]float64, d),
+		g: mat.NewSymDense(d, nil), dg: make([]*mat.SymDense, d),
+		inv: mat.NewSymDense(d, nil), isqrt: mat.NewSymDense(d, nil),
+		gamma: make([]float64, d), vals: make([]float64, d),
+		dd: mat.NewDense(d, d, nil), t: mat.NewDense(d, d, nil), tmp: mat.NewDense(d, d, nil),
+		w: make([]float64, d)}
+	for k := range c.dg {
+		c.dg[k] = mat.NewSymDense(d, nil)
+	}
+	return c
+}
+
+func (c *denseMetricCache) prepare(z []float64) error {
+	th := z[:c.d]
+	if c.valid && floats.Equal(th, c.theta) {
+		return nil
+	}
+	c.valid = false
+	d := c.d
+	c.m.Dense(c.g, c.dg, th)
+	for i := range d {
+		for j := i; j < d; j++ {
+			if v := c.g.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return &StepError{Index: i, Value: v, What: "non-finite metric"}
+			}
+		}
+	}
+	if !c.es.Factorize(c.g, true) {
+		return &StepError{Index: -1, Value: math.NaN(), What: "metric eigendecomposition failed"}
+	}
+	c.es.Values(c.vals)
+	c.es.VectorsTo(&c.vecs)
+	for a, l := range c.vals {
+		if !(l > 0) {
+			return &StepError{Index: a, Value: l, What: "metric not positive definite (eigenvalue)"}
+		}
+	}
+	// f(G) for both powers.
+	for i := range d {
+		for j := i; j < d; j++ {
+			var si, sq float64
+			for a, l := range c.vals {
+				v := c.vecs.At(i, a) * c.vecs.At(j, a)
+				si += v / l
+				sq += v / math.Sqrt(l)
+			}
+			c.inv.SetSym(i, j, si)
+			c.isqrt.SetSym(i, j, sq)
+		}
+	}
+	// Divided differences of f(λ) = λ^p, in forms exact for equal λ.
+	for a, la := range c.vals {
+		for b, lb := range c.vals {
+			var f float64
+			if c.p == -1 {
+				f = -1 / (la * lb)
+			} else {
+				sa, sb := math.Sqrt(la), math.Sqrt(lb)
+				f = -1 / (sa * sb * (sa + sb))
+			}
+			c.dd.Set(a, b, f)
+		}
+	}
+	// Γ_i = Σ_j [V (F ∘ Vᵀ ∂_jG V) Vᵀ]_ij = Σ_j [V (F ∘ T_j) V[j,:]ᵀ]_i.
+	clear(c.gamma)
+	for j := range d {
+		c.tmp.Mul(c.dg[j], &c.vecs)
+		c.t.Mul(c.vecs.T(), c.tmp)
+		c.t.MulElem(c.t, c.dd)
+		for a := range d {
+			var s float64
+			for b := range d {
+				s += c.t.At(a, b) * c.vecs.At(j, b)
+			}
+			c.w[a] = s
+		}
+		for i := range d {
+			var s float64
+			for a := range d {
+				s += c.vecs.At(i, a) * c.w[a]
+			}
+			c.gamma[i] += s
+		}
+	}
+	if err := checkFinite(c.gamma, 0, "non-finite metric correction Γ"); err != nil {
+		return err
+	}
+	copy(c.theta, th)
+	c.valid = true
+	return nil
+}
+
+// symView is the operator sign·M for a matrix M kept current by a cache.
+type symView struct {
+	m    *mat.SymDense
+	sign float64
+}
+
+func (s symView) Dims() (int, int) { n := s.m.SymmetricDim(); return n, n }
+
+func (s symView) AddMulVec(dst []float64, alpha float64, x, _ []float64, lo, hi int) {
+	n := s.m.SymmetricDim()
+	for i := lo; i < hi; i++ {
+		var v float64
+		for j := range n {
+			v += s.m.At(i, j) * x[j]
+		}
+		dst[i] += alpha * s.sign * v
+	}
+}
+
+func (s symView) NonZero(int, int, int, int) bool { return true }
