@@ -55,20 +55,47 @@ func (e *NotPSDError) Error() string {
 
 func overlap(alo, ahi, blo, bhi int) bool { return max(alo, blo) < min(ahi, bhi) }
 
-// diagNoise draws dst[i] = sqrt(eps(2d_i − eps b_i))·N(0,1), d_i from diag(i).
-func diagNoise(dst []float64, eps float64, b []float64, rng *rand.Rand, diag func(i int) float64) error {
-	for i := range dst {
-		v := 2 * diag(i)
-		if b != nil {
-			v -= eps * b[i]
+// noiseAt draws sqrt(eps(2d − eps b))·N(0,1) for one coordinate.
+func noiseAt(i int, d, eps, b float64, rng *rand.Rand) (float64, error) {
+	v := 2*d - eps*b
+	switch {
+	case v > 0:
+		return math.Sqrt(eps*v) * rng.NormFloat64(), nil
+	case v == 0:
+		return 0, nil
+	default:
+		return 0, &NotPSDError{Index: i, Value: v}
+	}
+}
+
+// diagNoise draws dst[i] = sqrt(eps(2d_i − eps b_i))·N(0,1), with d_i = c
+// when d is nil.
+func diagNoise(dst []float64, eps float64, b []float64, rng *rand.Rand, d []float64, c float64) error {
+	if b == nil && d == nil {
+		if c < 0 {
+			return &NotPSDError{Index: 0, Value: 2 * c}
 		}
-		switch {
-		case v > 0:
-			dst[i] = math.Sqrt(eps*v) * rng.NormFloat64()
-		case v == 0:
-			dst[i] = 0
-		default:
-			return &NotPSDError{Index: i, Value: v}
+		if c == 0 {
+			clear(dst)
+			return nil
+		}
+		sd := math.Sqrt(2 * eps * c)
+		for i := range dst {
+			dst[i] = sd * rng.NormFloat64()
+		}
+		return nil
+	}
+	var err error
+	for i := range dst {
+		di, bi := c, 0.0
+		if d != nil {
+			di = d[i]
+		}
+		if b != nil {
+			bi = b[i]
+		}
+		if dst[i], err = noiseAt(i, di, eps, bi, rng); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -96,10 +123,12 @@ func (s Scalar) NonZero(rlo, rhi, clo, chi int) bool { return s.C != 0 && overla
 
 // Noise draws N(0, eps(2C − eps b_i)) for each coordinate.
 func (s Scalar) Noise(dst, _ []float64, eps float64, b []float64, rng *rand.Rand) error {
-	return diagNoise(dst, eps, b, rng, func(int) float64 { return s.C })
+	return diagNoise(dst, eps, b, rng, nil, s.C)
 }
 
-// Diagonal is the constant diagonal operator diag(d).
+// Diagonal is the diagonal operator diag(d). Its values are read at every
+// use, so a sampler may update them in place between uses (the metric-based
+// samplers keep G(θ)⁻¹ in one).
 type Diagonal []float64
 
 // Dims returns (len(d), len(d)).
@@ -117,7 +146,7 @@ func (d Diagonal) NonZero(rlo, rhi, clo, chi int) bool { return overlap(rlo, rhi
 
 // Noise draws N(0, eps(2d_i − eps b_i)) for each coordinate.
 func (d Diagonal) Noise(dst, _ []float64, eps float64, b []float64, rng *rand.Rand) error {
-	return diagNoise(dst, eps, b, rng, func(i int) float64 { return d[i] })
+	return diagNoise(dst, eps, b, rng, d, 0)
 }
 
 // DiagFunc is a state-dependent diagonal operator diag(F(z)) of size N×N.
@@ -151,7 +180,7 @@ func (d *DiagFunc) NonZero(rlo, rhi, clo, chi int) bool { return overlap(rlo, rh
 // Noise draws N(0, eps(2f(z)_i − eps b_i)) for each coordinate.
 func (d *DiagFunc) Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error {
 	d.f(d.buf, z)
-	return diagNoise(dst, eps, b, rng, func(i int) float64 { return d.buf[i] })
+	return diagNoise(dst, eps, b, rng, d.buf, 0)
 }
 
 // Dense is a constant dense operator. It is not a Diffusion: use SymDense
@@ -877,6 +906,20 @@ func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 					avat += a.At(i, k) * v[k] * a.At(j, k)
 				}
 				m.SetSym(i, j, dm.At(i, j)+dm.At(j, i)-eps*avat)
+			}
+		}
+		if r.spec.NoiseMap != nil {
+			b := make([]float64, n)
+			r.spec.NoiseMap(b, zc, v)
+			for i := range n {
+				var want float64
+				for k := range r.d {
+					want += a.At(i, k) * v[k] * a.At(i, k)
+				}
+				if math.Abs(b[i]-want) > 1e-9*math.Max(1, math.Abs(want)) {
+					ce.Problems = append(ce.Problems, fmt.Sprintf("NoiseMap gives B̂_%d%d = %.6g, but diag((D+Q)[:,θ] V (D+Q)[:,θ]ᵀ) is %.6g", i, i, b[i], want))
+					break
+				}
 			}
 		}
 		if mn := minEigen(m); mn < -atol {

@@ -6,7 +6,6 @@ package sgmcmc
 
 import (
 	"errors"
-	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -63,34 +62,20 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 	}
 	d := len(theta0)
 	mc := newDiagMetricCache(metric, max(d, 1))
-	inv := NewDiagFunc(d, func(dst, _ []float64) {
-		for i, g := range mc.g {
-			dst[i] = 1 / g
-		}
-	})
-	isq := func(sign float64) *DiagFunc {
-		return NewDiagFunc(d, func(dst, _ []float64) {
-			for i, g := range mc.g {
-				dst[i] = sign / math.Sqrt(g)
-			}
-		})
-	}
 	var gamma func(dst, z []float64)
 	if !naive {
 		gamma = func(dst, _ []float64) {
 			clear(dst[:d])
-			for i, g := range mc.g {
-				dst[d+i] = -0.5 * mc.dg[i] / (g * math.Sqrt(g))
-			}
+			copy(dst[d:], mc.gamIsq)
 		}
 	}
 	noiseMap := func(b, _, v []float64) {
 		clear(b[:d])
-		for i, g := range mc.g {
-			b[d+i] = v[i] / g
+		for i, w := range mc.inv {
+			b[d+i] = v[i] * w
 		}
 	}
-	spec, err := sgrhmcSpec(who, grad, theta0, src, s, inv, isq(-1), isq(1), gamma, mc.prepare, noiseMap)
+	spec, err := sgrhmcSpec(who, grad, theta0, src, s, Diagonal(mc.inv), Diagonal(mc.nisq), Diagonal(mc.isq), gamma, mc.prepare, noiseMap)
 	if err != nil {
 		return nil, err
 	}

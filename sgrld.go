@@ -48,17 +48,9 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 	}
 	mc := newDiagMetricCache(metric, d)
 	spec := RecipeSpec{
-		Grad: grad,
-		D: NewDiagFunc(d, func(dst, _ []float64) {
-			for i, g := range mc.g {
-				dst[i] = 1 / g
-			}
-		}),
-		Gamma: func(dst, _ []float64) {
-			for i, g := range mc.g {
-				dst[i] = -mc.dg[i] / (g * g)
-			}
-		},
+		Grad:          grad,
+		D:             Diagonal(mc.inv),
+		Gamma:         func(dst, _ []float64) { copy(dst, mc.gamInv) },
 		Prepare:       mc.prepare,
 		Z0:            theta0,
 		Src:           src,
@@ -72,8 +64,8 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
 		}
 		spec.NoiseMap = func(b, _, v []float64) {
-			for i, g := range mc.g {
-				b[i] = v[i] / (g * g)
+			for i, w := range mc.inv {
+				b[i] = v[i] * w * w
 			}
 		}
 	}
@@ -109,16 +101,22 @@ func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand
 	})
 }
 
-// diagMetricCache evaluates a DiagMetric once per distinct θ.
+// diagMetricCache evaluates a DiagMetric once per distinct θ and keeps
+// what the samplers read from it: G⁻¹, ±G^(−1/2) and the two corrections.
 type diagMetricCache struct {
 	m            DiagMetric
 	d            int
 	theta, g, dg []float64
+	inv          []float64 // 1/g
+	isq, nisq    []float64 // ±g^(−1/2)
+	gamInv       []float64 // ∂_i(1/g_i) = −g_i′/g_i²
+	gamIsq       []float64 // ∂_i g_i^(−1/2) = −½g_i′g_i^(−3/2)
 	valid        bool
 }
 
 func newDiagMetricCache(m DiagMetric, d int) *diagMetricCache {
-	return &diagMetricCache{m: m, d: d, theta: make([]float64, d), g: make([]float64, d), dg: make([]float64, d)}
+	v := func() []float64 { return make([]float64, d) }
+	return &diagMetricCache{m: m, d: d, theta: v(), g: v(), dg: v(), inv: v(), isq: v(), nisq: v(), gamInv: v(), gamIsq: v()}
 }
 
 // prepare evaluates the metric at θ = z[:d] unless it is cached.
@@ -136,6 +134,14 @@ func (c *diagMetricCache) prepare(z []float64) error {
 	}
 	if err := checkFinite(c.dg, 0, "non-finite metric derivative"); err != nil {
 		return err
+	}
+	for i, g := range c.g {
+		sq := math.Sqrt(g)
+		c.inv[i] = 1 / g
+		c.isq[i] = 1 / sq
+		c.nisq[i] = -c.isq[i]
+		c.gamInv[i] = -c.dg[i] / (g * g)
+		c.gamIsq[i] = -0.5 * c.dg[i] / (g * sq)
 	}
 	copy(c.theta, th)
 	c.valid = true
