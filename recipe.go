@@ -622,8 +622,8 @@ func (r *Recipe) Dim() int { return r.d }
 func (r *Recipe) Position() []float64 { return r.z[:r.d] }
 
 // State returns the full state z = (θ, r, ξ, …). The slice is the
-// sampler's own storage: modify it only between steps (e.g. to restart
-// the momentum), never its length.
+// sampler's own storage: it may be modified between steps (e.g. to restart
+// the momentum), never during one.
 func (r *Recipe) State() []float64 { return r.z }
 
 // Steps returns the number of completed steps.
@@ -640,6 +640,9 @@ func (r *Recipe) Step(eps float64) error {
 		return err
 	}
 	copy(r.prev, r.z)
+	// Every step draws a fresh stochastic gradient, and the state may have
+	// been changed through State between steps.
+	r.thVer++
 	if err := r.step(eps, step); err != nil {
 		copy(r.z, r.prev)
 		r.thVer++ // the cached gradient may belong to a discarded θ
