@@ -1,0 +1,194 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ChainSource returns the random source of chain number chain of a
+// RunChains run with master seed seed: a ChaCha8 generator whose 32-byte key
+// is derived from (seed, chain) by the SplitMix64 mixing function. Distinct
+// (seed, chain) pairs give unrelated keys, hence independent streams.
+// RunChains hands it to newSampler; call it directly to rerun one chain
+// alone.
+func ChainSource(seed uint64, chain int) *rand.ChaCha8 {
+	var key [32]byte
+	base := mix64(seed + 0x9e3779b97f4a7c15*uint64(chain+1))
+	for w := range 4 {
+		base += 0x9e3779b97f4a7c15
+		binary.LittleEndian.PutUint64(key[8*w:], mix64(base^seed))
+	}
+	return rand.NewChaCha8(key)
+}
+
+// mix64 is the SplitMix64 finaliser (Steele, Lea & Flood 2014), a bijection
+// of uint64 with good avalanche.
+func mix64(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// ChainError reports the failure of one chain of RunChains.
+type ChainError struct {
+	Chain int   // index of the chain
+	Err   error // its error
+}
+
+func (e *ChainError) Error() string { return fmt.Sprintf("sgmcmc: chain %d: %v", e.Chain, e.Err) }
+
+// Unwrap returns e.Err.
+func (e *ChainError) Unwrap() error { return e.Err }
+
+// errOtherChain is the cancellation cause RunChains gives the chains still
+// running when one fails.
+var errOtherChain = errors.New("sgmcmc: another chain failed")
+
+// RunChains runs k independent chains concurrently, each with Run and the
+// options o, and returns their draws in chain order.
+//
+// newSampler(c, src) builds the sampler of chain c from src =
+// ChainSource(seed, c); it is called for c = 0, …, k−1 in order, from the
+// calling goroutine, before any chain starts. Since each chain owns its
+// sampler and its random stream, the draws are identical for any GOMAXPROCS
+// and any scheduling, and chain c equals a plain Run of the sampler that
+// newSampler(c, ChainSource(seed, c)) returns. At most GOMAXPROCS chains run
+// at a time.
+//
+// o.Callback, if set, is called from the goroutines running the chains,
+// concurrently, and must be safe for concurrent use (Progress is). It can
+// tell the chains apart by StepInfo.Sampler. An ErrStop from it ends only the
+// chain it was called for.
+//
+// If newSampler fails, RunChains returns nil and a *ChainError. If a chain
+// fails, the chains still running are cancelled and RunChains returns every
+// chain's draws kept so far with a *ChainError for the lowest-numbered
+// chain that failed on its own; if ctx is cancelled it returns the draws so
+// far and ctx.Err().
+func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain int, src rand.Source) (Sampler, error), o RunOptions) ([]*Chain, error) {
+	if k <= 0 {
+		return nil, fmt.Errorf("sgmcmc: RunChains: k = %d chains, want > 0", k)
+	}
+	if newSampler == nil {
+		return nil, errors.New("sgmcmc: RunChains: nil newSampler")
+	}
+	samplers := make([]Sampler, k)
+	for c := range samplers {
+		s, err := newSampler(c, ChainSource(seed, c))
+		if err != nil {
+			return nil, &ChainError{Chain: c, Err: err}
+		}
+		if s == nil {
+			return nil, &ChainError{Chain: c, Err: errors.New("newSampler returned a nil sampler")}
+		}
+		samplers[c] = s
+	}
+
+	inner, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	chains := make([]*Chain, k)
+	errs := make([]error, k)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(k, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= k {
+					return
+				}
+				chains[c], errs[c] = Run(inner, samplers[c], o)
+				if errs[c] != nil && !errors.Is(errs[c], context.Canceled) && !errors.Is(errs[c], context.DeadlineExceeded) {
+					cancel(errOtherChain)
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	for c, err := range errs {
+		if err == nil {
+			continue
+		}
+		cancelled := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+		if cancelled && (ctx.Err() != nil || context.Cause(inner) == errOtherChain) {
+			continue // stopped by ctx or by another chain's failure
+		}
+		return chains, &ChainError{Chain: c, Err: err}
+	}
+	if err := ctx.Err(); err != nil {
+		return chains, err
+	}
+	return chains, nil
+}
+
+// progressBlock is how many steps of one chain Progress counts between two
+// looks at the clock.
+const progressBlock = 64
+
+// Progress returns a callback for RunOptions.Callback that reports the
+// progress of a long run to w, at most once per every: steps done out of
+// total, steps per second, and the estimated time left. For RunChains pass
+// the total over all chains, k·(BurnIn + Draws·Thin); the callback is safe
+// for concurrent use.
+//
+// It costs almost nothing per step and never allocates per step: each chain's
+// steps are counted in blocks of 64 (by StepInfo.T), and only at the end of a
+// block does it add to a shared atomic counter and read the clock, so the
+// count it prints may lag by up to 63 steps per chain. Rates are measured
+// from the call to Progress. A total ≤ 0 omits the fraction and the estimate
+// of the time left; every ≤ 0 reports at every block. Write errors are
+// ignored: progress reporting never stops a run.
+func Progress(w io.Writer, every time.Duration, total int) func(StepInfo) error {
+	p := &progress{w: w, every: every, total: total, start: time.Now()}
+	return p.step
+}
+
+type progress struct {
+	w     io.Writer
+	every time.Duration
+	total int
+	start time.Time
+	done  atomic.Int64
+	last  atomic.Int64 // time of the last report since start, monotonic
+	mu    sync.Mutex   // serialises writes
+}
+
+func (p *progress) step(info StepInfo) error {
+	if info.T%progressBlock != 0 {
+		return nil
+	}
+	done := p.done.Add(progressBlock)
+	now := int64(time.Since(p.start))
+	last := p.last.Load()
+	if now-last < int64(p.every) || !p.last.CompareAndSwap(last, now) {
+		return nil
+	}
+	p.report(done, time.Duration(now))
+	return nil
+}
+
+func (p *progress) report(done int64, elapsed time.Duration) {
+	rate := float64(done) / elapsed.Seconds()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.total <= 0 {
+		fmt.Fprintf(p.w, "sgmcmc: %d steps, %.4g steps/s, elapsed %v\n", done, rate, elapsed.Round(time.Second))
+		return
+	}
+	left := time.Duration(float64(int64(p.total)-done) / rate * float64(time.Second))
+	fmt.Fprintf(p.w, "sgmcmc: %d/%d steps (%.1f%%), %.4g steps/s, ETA %v\n",
+		done, p.total, 100*float64(done)/float64(p.total), rate, max(left, 0).Round(time.Second))
+}
