@@ -6,7 +6,6 @@ package sgmcmc
 
 import (
 	"errors"
-	"math"
 	"math/rand/v2"
 )
 
@@ -61,13 +60,11 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 	if s == nil {
 		s = &SGHMCSettings{}
 	}
-	d := len(theta0)
-	if d == 0 {
-		return nil, errors.New("sgmcmc: " + who + ": empty theta0")
-	}
-	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+	z0, err := momentumState(who, theta0, s.R0, 0)
+	if err != nil {
 		return nil, err
 	}
+	d := len(theta0)
 	mass := make([]float64, d)
 	for i := range mass {
 		mass[i] = 1
@@ -88,23 +85,16 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 	if s.ResampleEvery < 0 {
 		return nil, errors.New("sgmcmc: " + who + ": ResampleEvery < 0")
 	}
-	z0 := make([]float64, 2*d)
-	copy(z0, theta0)
-	if s.R0 != nil {
-		if err := checkVector(who, "R0", s.R0, d, anyFinite); err != nil {
-			return nil, err
-		}
-		copy(z0[d:], s.R0)
-	}
+	var D, Q *Block
 	var drr Operator = Scalar{N: d, C: c}
 	if naive {
 		drr = nil
 	}
-	D, err := NewBlock([]int{d, d}, [][]Operator{{nil, nil}, {nil, drr}})
+	D, err = NewBlock([]int{d, d}, [][]Operator{{nil, nil}, {nil, drr}})
 	if err != nil {
 		return nil, err
 	}
-	Q, err := NewBlock([]int{d, d}, [][]Operator{{nil, Scalar{N: d, C: -1}}, {Scalar{N: d, C: 1}, nil}})
+	Q, err = NewBlock([]int{d, d}, [][]Operator{{nil, Scalar{N: d, C: -1}}, {Scalar{N: d, C: 1}, nil}})
 	if err != nil {
 		return nil, err
 	}
@@ -125,40 +115,21 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 	}
 	if naive {
 		spec.Naive = "naive SGHMC has no friction to absorb the gradient noise (Chen et al. 2014, Eq. 11); its stationary distribution is not the target"
-	} else if s.NoiseVar != nil || s.EstimateNoise {
-		if s.NoiseVar != nil {
-			if err := checkVector(who, "NoiseVar", s.NoiseVar, d, nonNegative); err != nil {
-				return nil, err
-			}
-			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
-		}
-		spec.EstimateNoise = s.EstimateNoise
-		spec.NoiseMap = momentumNoiseMap(d, nil)
+	} else if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, momentumNoiseMap(d)); err != nil {
+		return nil, err
 	}
 	if s.ResampleEvery > 0 {
 		spec.RefreshEvery = s.ResampleEvery
-		spec.Refresh = func(z []float64, rng *rand.Rand) {
-			for i := range d {
-				z[d+i] = math.Sqrt(mass[i]) * rng.NormFloat64()
-			}
-		}
+		spec.Refresh = resampleMomentum(d, mass)
 	}
 	return NewRecipe(spec)
 }
 
 // momentumNoiseMap returns the NoiseMap of a sampler whose gradient reaches
-// the momentum through diag(a(θ)) (a nil means I): B̂_rr = diag(a² v), and
-// zero on the other blocks.
-func momentumNoiseMap(d int, a func(i int) float64) func(b, z, v []float64) {
+// the momentum through Q_rθ = I: B̂_rr = diag(v), zero elsewhere.
+func momentumNoiseMap(d int) func(b, z, v []float64) {
 	return func(b, _, v []float64) {
 		clear(b)
-		for i := range d {
-			w := v[i]
-			if a != nil {
-				ai := a(i)
-				w *= ai * ai
-			}
-			b[d+i] = w
-		}
+		copy(b[d:2*d], v)
 	}
 }

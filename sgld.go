@@ -4,10 +4,7 @@
 
 package sgmcmc
 
-import (
-	"errors"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // SGLDSettings configures NewSGLD. The zero value is plain SGLD with D = I.
 type SGLDSettings struct {
@@ -34,13 +31,10 @@ func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) 
 	if s == nil {
 		s = &SGLDSettings{}
 	}
-	d := len(theta0)
-	if d == 0 {
-		return nil, errors.New("sgmcmc: NewSGLD: empty theta0")
-	}
-	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+	if err := checkTheta0(who, theta0); err != nil {
 		return nil, err
 	}
+	d := len(theta0)
 	var D Diffusion = Scalar{N: d, C: 1}
 	dd := make([]float64, d)
 	for i := range dd {
@@ -53,19 +47,13 @@ func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) 
 		copy(dd, s.Precond)
 		D = Diagonal(dd)
 	}
-	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src, EstimateNoise: s.EstimateNoise}
-	if s.NoiseVar != nil || s.EstimateNoise {
-		if s.NoiseVar != nil {
-			if err := checkVector(who, "NoiseVar", s.NoiseVar, d, nonNegative); err != nil {
-				return nil, err
-			}
-			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
+	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src}
+	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
+		for i := range b {
+			b[i] = dd[i] * dd[i] * v[i]
 		}
-		spec.NoiseMap = func(b, _, v []float64) {
-			for i := range b {
-				b[i] = dd[i] * dd[i] * v[i]
-			}
-		}
+	}); err != nil {
+		return nil, err
 	}
 	return NewRecipe(spec)
 }

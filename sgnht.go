@@ -4,10 +4,7 @@
 
 package sgmcmc
 
-import (
-	"errors"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // SGNHTSettings configures NewSGNHT. The zero value is SGNHT with A = 1,
 // r₀ = 0, ξ₀ = A and the sequential sweep.
@@ -43,27 +40,17 @@ func NewSGNHT(grad Gradient, theta0 []float64, src rand.Source, s *SGNHTSettings
 	if s == nil {
 		s = &SGNHTSettings{}
 	}
-	d := len(theta0)
-	if d == 0 {
-		return nil, errors.New("sgmcmc: NewSGNHT: empty theta0")
-	}
-	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+	z0, err := momentumState(who, theta0, s.R0, 1)
+	if err != nil {
 		return nil, err
 	}
+	d := len(theta0)
 	a := s.A
 	if a == 0 {
 		a = 1
 	}
 	if err := checkScalar(who, "A", a); err != nil {
 		return nil, err
-	}
-	z0 := make([]float64, 2*d+1)
-	copy(z0, theta0)
-	if s.R0 != nil {
-		if err := checkVector(who, "R0", s.R0, d, anyFinite); err != nil {
-			return nil, err
-		}
-		copy(z0[d:], s.R0)
 	}
 	z0[2*d] = a
 	if s.Xi0 != nil {
@@ -99,19 +86,12 @@ func NewSGNHT(grad Gradient, theta0 []float64, src rand.Source, s *SGNHTSettings
 			clear(dst)
 			dst[2*d] = -1
 		},
-		Simultaneous:  s.Simultaneous,
-		Z0:            z0,
-		Src:           src,
-		EstimateNoise: s.EstimateNoise,
+		Simultaneous: s.Simultaneous,
+		Z0:           z0,
+		Src:          src,
 	}
-	if s.NoiseVar != nil || s.EstimateNoise {
-		if s.NoiseVar != nil {
-			if err := checkVector(who, "NoiseVar", s.NoiseVar, d, nonNegative); err != nil {
-				return nil, err
-			}
-			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
-		}
-		spec.NoiseMap = momentumNoiseMap(d, nil)
+	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, momentumNoiseMap(d)); err != nil {
+		return nil, err
 	}
 	return NewRecipe(spec)
 }

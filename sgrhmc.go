@@ -118,23 +118,13 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 func sgrhmcSpec(who string, grad Gradient, theta0 []float64, src rand.Source, s *SGRHMCSettings,
 	inv Diffusion, qThetaR, qRTheta Operator, gamma func(dst, z []float64), prepare func([]float64) error,
 	noiseMap func(b, z, v []float64)) (*RecipeSpec, error) {
-	d := len(theta0)
-	if d == 0 {
-		return nil, errors.New("sgmcmc: " + who + ": empty theta0")
-	}
-	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+	z0, err := momentumState(who, theta0, s.R0, 0)
+	if err != nil {
 		return nil, err
 	}
+	d := len(theta0)
 	if s.ResampleEvery < 0 {
 		return nil, errors.New("sgmcmc: " + who + ": ResampleEvery < 0")
-	}
-	z0 := make([]float64, 2*d)
-	copy(z0, theta0)
-	if s.R0 != nil {
-		if err := checkVector(who, "R0", s.R0, d, anyFinite); err != nil {
-			return nil, err
-		}
-		copy(z0[d:], s.R0)
 	}
 	D, err := NewBlock([]int{d, d}, [][]Operator{{nil, nil}, {nil, inv}})
 	if err != nil {
@@ -151,31 +141,20 @@ func sgrhmcSpec(who string, grad Gradient, theta0 []float64, src rand.Source, s 
 			clear(dst[:d])
 			copy(dst[d:], z[d:])
 		},
-		D:             D,
-		Q:             Q,
-		Gamma:         gamma,
-		Prepare:       prepare,
-		Simultaneous:  s.Simultaneous,
-		Z0:            z0,
-		Src:           src,
-		EstimateNoise: s.EstimateNoise,
+		D:            D,
+		Q:            Q,
+		Gamma:        gamma,
+		Prepare:      prepare,
+		Simultaneous: s.Simultaneous,
+		Z0:           z0,
+		Src:          src,
 	}
-	if s.NoiseVar != nil || s.EstimateNoise {
-		if s.NoiseVar != nil {
-			if err := checkVector(who, "NoiseVar", s.NoiseVar, d, nonNegative); err != nil {
-				return nil, err
-			}
-			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
-		}
-		spec.NoiseMap = noiseMap
+	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, noiseMap); err != nil {
+		return nil, err
 	}
 	if s.ResampleEvery > 0 {
 		spec.RefreshEvery = s.ResampleEvery
-		spec.Refresh = func(z []float64, rng *rand.Rand) {
-			for i := range d {
-				z[d+i] = rng.NormFloat64()
-			}
-		}
+		spec.Refresh = resampleMomentum(d, nil)
 	}
 	return spec, nil
 }

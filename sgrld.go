@@ -39,35 +39,25 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 	if s == nil {
 		s = &SGRLDSettings{}
 	}
-	d := len(theta0)
-	if d == 0 {
-		return nil, errors.New("sgmcmc: NewSGRLD: empty theta0")
-	}
-	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+	if err := checkTheta0(who, theta0); err != nil {
 		return nil, err
 	}
+	d := len(theta0)
 	mc := newDiagMetricCache(metric, d)
 	spec := RecipeSpec{
-		Grad:          grad,
-		D:             Diagonal(mc.inv),
-		Gamma:         func(dst, _ []float64) { copy(dst, mc.gamInv) },
-		Prepare:       mc.prepare,
-		Z0:            theta0,
-		Src:           src,
-		EstimateNoise: s.EstimateNoise,
+		Grad:    grad,
+		D:       Diagonal(mc.inv),
+		Gamma:   func(dst, _ []float64) { copy(dst, mc.gamInv) },
+		Prepare: mc.prepare,
+		Z0:      theta0,
+		Src:     src,
 	}
-	if s.NoiseVar != nil || s.EstimateNoise {
-		if s.NoiseVar != nil {
-			if err := checkVector(who, "NoiseVar", s.NoiseVar, d, nonNegative); err != nil {
-				return nil, err
-			}
-			spec.NoiseVar = append([]float64(nil), s.NoiseVar...)
+	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
+		for i, w := range mc.inv {
+			b[i] = v[i] * w * w
 		}
-		spec.NoiseMap = func(b, _, v []float64) {
-			for i, w := range mc.inv {
-				b[i] = v[i] * w * w
-			}
-		}
+	}); err != nil {
+		return nil, err
 	}
 	return NewRecipe(spec)
 }
@@ -83,13 +73,10 @@ func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand
 	if s != nil && (s.NoiseVar != nil || s.EstimateNoise) {
 		return nil, errors.New("sgmcmc: NewSGRLDDense: B̂ correction is supported for diagonal metrics only")
 	}
-	d := len(theta0)
-	if d == 0 {
-		return nil, errors.New("sgmcmc: NewSGRLDDense: empty theta0")
-	}
-	if err := checkVector(who, "theta0", theta0, d, anyFinite); err != nil {
+	if err := checkTheta0(who, theta0); err != nil {
 		return nil, err
 	}
+	d := len(theta0)
 	mc := newDenseMetricCache(metric, d, -1)
 	return NewRecipe(RecipeSpec{
 		Grad:    grad,
