@@ -55,6 +55,15 @@ type LogDensity interface {
 	LogLik(theta []float64, i int) float64
 }
 
+// BatchModel is an optional capability of a Model: the log-likelihood
+// gradient of a whole minibatch in one call, so that a model can vectorise
+// across the batch (all dot products first, then the link functions).
+// Minibatch uses it when present and Noise is not set.
+type BatchModel interface {
+	// LogLikGradBatch adds scale · Σ_{i∈idx} ∇θ log p(x_i | θ) to dst.
+	LogLikGradBatch(dst, theta []float64, idx []int, scale float64)
+}
+
 // NoiseEstimator is an optional capability of a Gradient: the diagonal of an
 // estimate V̂ of the covariance of the noise of the last gradient it computed
 // (∇Ũ = ∇U + N(0, V)). The Recipe samplers use it for B̂ when asked to.
@@ -168,18 +177,19 @@ func (b *Minibatch) Grad(dst, theta []float64) {
 // GradOn writes ∇Ũ(θ) computed on the given indices into dst, with the
 // scaling N/len(idx). It does not draw a batch.
 func (b *Minibatch) GradOn(dst, theta []float64, idx []int) {
-	for j := range dst {
-		dst[j] = 0
-	}
+	clear(dst)
 	m := b.model
 	m.LogPriorGrad(dst, theta)
 	scale := float64(m.Len()) / float64(len(idx))
-	if !b.Noise {
+	switch bm, ok := m.(BatchModel); {
+	case b.Noise:
+		b.gradNoise(dst, theta, idx, scale)
+	case ok:
+		bm.LogLikGradBatch(dst, theta, idx, scale)
+	default:
 		for _, i := range idx {
 			m.LogLikGrad(dst, theta, i, scale)
 		}
-	} else {
-		b.gradNoise(dst, theta, idx, scale)
 	}
 	for j := range dst {
 		dst[j] = -dst[j]

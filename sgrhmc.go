@@ -41,6 +41,11 @@ type SGRHMCSettings struct {
 //
 // For a diagonal metric (∇_θ·G^(−1/2))_i = −½ g_i′ g_i^(−3/2). O(d) per step
 // plus one metric evaluation. s may be nil.
+//
+// The friction on r is G⁻¹: a metric that grows with the curvature (such as
+// a Fisher information) leaves the stiff coordinates little friction against
+// the gradient noise, so scale G down or keep ε small there. With a
+// constant G, gSGRHMC is SGHMC with mass G and friction 1 (in θ's units).
 func NewSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
 	return newSGRHMCDiag("NewSGRHMC", grad, theta0, metric, src, s, false)
 }

@@ -43,7 +43,7 @@ type Row struct {
 	LogLik   float64 `json:"test_loglik"`   // mean test log predictive density
 	// DrawLogLik is the mean test log likelihood of a single draw, far
 	// more sensitive to a wrong stationary distribution than LogLik.
-	DrawLogLik float64 `json:"-"`
+	DrawLogLik float64 `json:"draw_loglik"`
 }
 
 // Problem is the a9a posterior with what the samplers share.
