@@ -136,3 +136,37 @@ func TestCheckModelAndGradient(t *testing.T) {
 		t.Errorf("Potential = %v, want %v", u, want)
 	}
 }
+
+// batchTestModel adds the BatchModel capability to testModel.
+type batchTestModel struct {
+	testModel
+	calls *int
+}
+
+func (m batchTestModel) LogLikGradBatch(dst, th []float64, idx []int, scale float64) {
+	*m.calls++
+	for _, i := range idx {
+		m.LogLikGrad(dst, th, i, scale)
+	}
+}
+
+// TestMinibatchUsesBatchModel: a BatchModel's batch gradient is used and
+// gives the same stochastic gradient as the per-datum path.
+func TestMinibatchUsesBatchModel(t *testing.T) {
+	t.Parallel()
+	calls := 0
+	a, _ := NewMinibatch(testModel{}, 4, false, rand.NewPCG(5, 5))
+	b, _ := NewMinibatch(batchTestModel{calls: &calls}, 4, false, rand.NewPCG(5, 5))
+	ga, gb := make([]float64, 2), make([]float64, 2)
+	th := []float64{0.2, 0.1}
+	for range 10 {
+		a.Grad(ga, th)
+		b.Grad(gb, th)
+		if ga[0] != gb[0] || ga[1] != gb[1] {
+			t.Fatalf("batch path %v, per-datum path %v", gb, ga)
+		}
+	}
+	if calls != 10 {
+		t.Errorf("LogLikGradBatch called %d times, want 10", calls)
+	}
+}
