@@ -1,0 +1,298 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// LBFGS is a limited-memory BFGS approximation H of an inverse Hessian,
+// built from the curvature pairs (s, y) in a window over the last Mem pairs
+// offered to Push, with the initial approximation H⁰ = γI (EQUATIONS §4):
+//
+//	H^k = (I − ρ_k s_k y_kᵀ) H^(k−1) (I − ρ_k y_k s_kᵀ) + ρ_k s_k s_kᵀ,   ρ_k = 1/(y_kᵀ s_k),
+//
+// applied in order from the oldest pair to the newest. It offers, each
+// without forming a D×D matrix:
+//
+//   - MulH: H·v by the two-loop recursion, O(Mem·D);
+//   - MulS: S·v with S Sᵀ = H, by the product form of Brodlie, Gourlay &
+//     Greenstadt (1973), S^k = (I − p_k q_kᵀ) S^(k−1), S⁰ = √γ I;
+//   - MulC: C·v with C Cᵀ = B = H⁻¹, C^k = (I − u_k v_kᵀ) C^(k−1), C⁰ = I/√γ;
+//   - MulB: B·v = H⁻¹·v.
+//
+// With B^(k−1) = (H^(k−1))⁻¹ and w_k = B^(k−1) s_k, the factors are
+// p = ρ s, q = √(sᵀy / sᵀw)·w + y, v = s / sᵀw, u = √(sᵀw / sᵀy)·y + w
+// (the corrected form of the HAMCMC paper's Eq. 11). Push computes the w_k
+// and the scalars once, in O(Mem²·D); the products then cost O(Mem·D).
+//
+// Push damps each pair as y ← y + λs (approximating (∇²U + λI)⁻¹, a trust
+// region that keeps stochastic pairs positive) and rejects pairs whose
+// curvature sᵀy is not safely positive: they are counted, never used. A
+// rejected pair still occupies its place in the window, as a gap, so which
+// pairs are in the window depends only on when they were offered; HAMCMC
+// relies on this. With no usable pair, H = γI.
+//
+// An LBFGS allocates only in NewLBFGS. Its methods panic if a vector's
+// length is not Dim.
+type LBFGS struct {
+	// MinCurvature is the rejection threshold: a pair is used only if
+	// sᵀy > MinCurvature·‖s‖‖y‖ after damping, that is, if the cosine of
+	// the angle between s and y exceeds it. Zero means 1e-8.
+	MinCurvature float64
+
+	dim, mem      int
+	gamma, lambda float64
+
+	// The window: slot i holds a pair if have[i]; next is the slot the
+	// next Push overwrites, n the number of pairs pushed (capped at mem).
+	s, y, w [][]float64
+	have    []bool
+	next, n int
+
+	// Derived from the usable pairs, oldest first, by build.
+	order []int     // slots in use, oldest first
+	rho   []float64 // 1/sᵀy, per slot
+	sig   []float64 // sᵀB^(k−1)s = sᵀw, per slot
+	rt    []float64 // √(sᵀw / sᵀy), per slot
+	alpha []float64 // two-loop coefficients, per slot
+	tmp   []float64
+
+	stats LBFGSStats
+}
+
+// LBFGSStats counts what happened to the pairs offered to an LBFGS.
+type LBFGSStats struct {
+	// Accepted is the number of pairs accepted by Push.
+	Accepted int
+	// Rejected is the number of pairs Push rejected: non-finite, or with
+	// sᵀy ≤ MinCurvature·‖s‖‖y‖ after damping.
+	Rejected int
+	// Dropped counts pairs accepted by Push that a later rebuild of the
+	// product form had to leave out because sᵀB s was not positive in
+	// floating point (a sign of extreme ill-conditioning). Normally 0.
+	Dropped int
+}
+
+// NewLBFGS returns an empty approximation for dimension dim with a window of
+// mem ≥ 1 pairs, initial inverse Hessian γI (γ > 0) and damping λ ≥ 0.
+func NewLBFGS(dim, mem int, gamma, lambda float64) (*LBFGS, error) {
+	switch {
+	case dim <= 0:
+		return nil, fmt.Errorf("sgmcmc: NewLBFGS: dimension %d, want > 0", dim)
+	case mem <= 0:
+		return nil, fmt.Errorf("sgmcmc: NewLBFGS: memory %d, want > 0", mem)
+	case !(gamma > 0) || math.IsInf(gamma, 0):
+		return nil, fmt.Errorf("sgmcmc: NewLBFGS: γ = %v, want finite and > 0", gamma)
+	case !(lambda >= 0) || math.IsInf(lambda, 0):
+		return nil, fmt.Errorf("sgmcmc: NewLBFGS: λ = %v, want finite and ≥ 0", lambda)
+	}
+	l := &LBFGS{dim: dim, mem: mem, gamma: gamma, lambda: lambda,
+		s: make([][]float64, mem), y: make([][]float64, mem), w: make([][]float64, mem),
+		have: make([]bool, mem), order: make([]int, 0, mem),
+		rho: make([]float64, mem), sig: make([]float64, mem), rt: make([]float64, mem),
+		alpha: make([]float64, mem), tmp: make([]float64, dim)}
+	buf := make([]float64, 3*mem*dim)
+	for i := range mem {
+		l.s[i] = buf[(3*i)*dim : (3*i+1)*dim]
+		l.y[i] = buf[(3*i+1)*dim : (3*i+2)*dim]
+		l.w[i] = buf[(3*i+2)*dim : (3*i+3)*dim]
+	}
+	return l, nil
+}
+
+// Dim returns the dimension D.
+func (l *LBFGS) Dim() int { return l.dim }
+
+// Mem returns the size of the window of pairs.
+func (l *LBFGS) Mem() int { return l.mem }
+
+// Gamma returns γ, the scale of H⁰ = γI.
+func (l *LBFGS) Gamma() float64 { return l.gamma }
+
+// Lambda returns the damping λ.
+func (l *LBFGS) Lambda() float64 { return l.lambda }
+
+// Len returns the number of pairs in use: the accepted pairs in the window.
+// Zero means H = γI.
+func (l *LBFGS) Len() int { return len(l.order) }
+
+// Stats returns the counts of accepted and rejected pairs since NewLBFGS.
+func (l *LBFGS) Stats() LBFGSStats { return l.stats }
+
+// Reset empties the window. The statistics are kept.
+func (l *LBFGS) Reset() {
+	clear(l.have)
+	l.next, l.n = 0, 0
+	l.order = l.order[:0]
+}
+
+// errLBFGSLen is the panic value for a vector of the wrong length.
+var errLBFGSLen = errors.New("sgmcmc: LBFGS: vector length does not match the dimension")
+
+func (l *LBFGS) checkLen(xs ...[]float64) {
+	for _, x := range xs {
+		if len(x) != l.dim {
+			panic(errLBFGSLen)
+		}
+	}
+}
+
+// Push offers the pair (s, y), y a difference of gradients of the
+// potential, to the window: it takes the slot of the oldest pair, damps y to
+// y + λs and, if the pair passes the curvature test, uses it as the newest
+// pair. It reports whether the pair was accepted; a rejected pair leaves a
+// gap in the window. s and y are copied. Push panics if their lengths are
+// not Dim.
+func (l *LBFGS) Push(s, y []float64) bool {
+	l.checkLen(s, y)
+	k := l.next
+	l.next = (l.next + 1) % l.mem
+	l.n = min(l.n+1, l.mem)
+	ds, dy := l.s[k], l.y[k]
+	var ss, yy, sy float64
+	for i, si := range s {
+		yi := y[i] + l.lambda*si
+		ds[i], dy[i] = si, yi
+		ss += si * si
+		yy += yi * yi
+		sy += si * yi
+	}
+	tol := l.MinCurvature
+	if tol == 0 {
+		tol = 1e-8
+	}
+	ok := sy > tol*math.Sqrt(ss)*math.Sqrt(yy) && !math.IsInf(sy, 0) &&
+		!math.IsInf(ss, 0) && !math.IsInf(yy, 0) && !math.IsNaN(ss+yy)
+	l.have[k] = ok
+	if ok {
+		l.rho[k] = 1 / sy
+		l.stats.Accepted++
+	} else {
+		l.stats.Rejected++
+	}
+	l.build()
+	return ok && l.inUse(k)
+}
+
+func (l *LBFGS) inUse(k int) bool {
+	for _, j := range l.order {
+		if j == k {
+			return true
+		}
+	}
+	return false
+}
+
+// build recomputes the product-form quantities w_k = B^(k−1)s_k, sᵀw and
+// √(sᵀw/sᵀy) for the accepted pairs in the window, oldest first.
+func (l *LBFGS) build() {
+	l.order = l.order[:0]
+	first := 0
+	if l.n == l.mem {
+		first = l.next
+	}
+	for c := range l.n {
+		k := (first + c) % l.mem
+		if !l.have[k] {
+			continue
+		}
+		s, w := l.s[k], l.w[k]
+		// w = B^(k−1) s = s/γ + Σ_j [ρ_j y_j (y_jᵀs) − w_j (w_jᵀs)/σ_j].
+		for i, si := range s {
+			w[i] = si / l.gamma
+		}
+		for _, j := range l.order {
+			a := l.rho[j] * floats.Dot(l.y[j], s)
+			b := floats.Dot(l.w[j], s) / l.sig[j]
+			floats.AddScaled(w, a, l.y[j])
+			floats.AddScaled(w, -b, l.w[j])
+		}
+		sig := floats.Dot(s, w)
+		if !(sig > 0) || math.IsInf(sig, 0) {
+			l.have[k] = false
+			l.stats.Accepted--
+			l.stats.Dropped++
+			continue
+		}
+		l.sig[k] = sig
+		l.rt[k] = math.Sqrt(sig * l.rho[k])
+		l.order = append(l.order, k)
+	}
+}
+
+// MulH writes H·v into dst by the two-loop recursion, O(Mem·D). dst and v
+// may be the same slice.
+func (l *LBFGS) MulH(dst, v []float64) {
+	l.checkLen(dst, v)
+	copy(dst, v)
+	for c := len(l.order) - 1; c >= 0; c-- {
+		k := l.order[c]
+		a := l.rho[k] * floats.Dot(l.s[k], dst)
+		l.alpha[k] = a
+		floats.AddScaled(dst, -a, l.y[k])
+	}
+	for i := range dst {
+		dst[i] *= l.gamma
+	}
+	for _, k := range l.order {
+		b := l.rho[k] * floats.Dot(l.y[k], dst)
+		floats.AddScaled(dst, l.alpha[k]-b, l.s[k])
+	}
+}
+
+// MulS writes S·v into dst, where S Sᵀ = H is the product-form square root
+// S = (I − p_K q_Kᵀ)⋯(I − p_1 q_1ᵀ)·√γ I. O(Mem·D) given the pairs. If v is
+// a standard normal vector, S·v is a draw from N(0, H). dst and v may be
+// the same slice.
+func (l *LBFGS) MulS(dst, v []float64) {
+	l.checkLen(dst, v)
+	sg := math.Sqrt(l.gamma)
+	for i, vi := range v {
+		dst[i] = sg * vi
+	}
+	for _, k := range l.order {
+		// (I − p qᵀ)x = x − ρ s (wᵀx/√(σρ) + yᵀx).
+		c := l.rho[k] * (floats.Dot(l.w[k], dst)/l.rt[k] + floats.Dot(l.y[k], dst))
+		floats.AddScaled(dst, -c, l.s[k])
+	}
+}
+
+// MulC writes C·v into dst, where C Cᵀ = H⁻¹ is the product-form factor
+// C = (I − u_K v_Kᵀ)⋯(I − u_1 v_1ᵀ)·γ^(−1/2) I. dst and v may be the same
+// slice.
+func (l *LBFGS) MulC(dst, v []float64) {
+	l.checkLen(dst, v)
+	sg := 1 / math.Sqrt(l.gamma)
+	for i, vi := range v {
+		dst[i] = sg * vi
+	}
+	for _, k := range l.order {
+		// (I − u vᵀ)x = x − (√(σ/sᵀy)·y + w)(sᵀx/σ).
+		c := floats.Dot(l.s[k], dst) / l.sig[k]
+		floats.AddScaled(dst, -c*l.rt[k], l.y[k])
+		floats.AddScaled(dst, -c, l.w[k])
+	}
+}
+
+// MulB writes B·v = H⁻¹·v into dst, O(Mem·D), by the direct BFGS form
+// B = I/γ + Σ_k [ρ_k y_k y_kᵀ − w_k w_kᵀ / s_kᵀw_k]. dst and v may be the
+// same slice.
+func (l *LBFGS) MulB(dst, v []float64) {
+	l.checkLen(dst, v)
+	x := l.tmp
+	copy(x, v)
+	for i, xi := range x {
+		dst[i] = xi / l.gamma
+	}
+	for _, k := range l.order {
+		floats.AddScaled(dst, l.rho[k]*floats.Dot(l.y[k], x), l.y[k])
+		floats.AddScaled(dst, -floats.Dot(l.w[k], x)/l.sig[k], l.w[k])
+	}
+}
