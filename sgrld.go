@@ -64,7 +64,8 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 
 // NewSGRLDDense returns SGRLD for a dense metric G(θ): D = G⁻¹ and
 // Γ_i = Σ_j ∂_j(G⁻¹)_ij, from an eigendecomposition of G recomputed at every
-// step: O(d⁴) per step (the Γ term needs ∂_jG⁻¹ for every j). For small d.
+// step: O(d⁴) per step (the Γ term needs ∂_jG⁻¹ for every j), O(d³) for the
+// coordinates j whose ∂G/∂θ_j is zero (a constant metric costs O(d³)).
 func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand.Source, s *SGRLDSettings) (*Recipe, error) {
 	const who = "NewSGRLDDense"
 	if metric == nil {
@@ -225,6 +226,9 @@ func (c *denseMetricCache) prepare(z []float64) error {
 	// Γ_i = Σ_j [V (F ∘ Vᵀ ∂_jG V) Vᵀ]_ij = Σ_j [V (F ∘ T_j) V[j,:]ᵀ]_i.
 	clear(c.gamma)
 	for j := range d {
+		if isZeroSym(c.dg[j]) {
+			continue // a constant metric costs O(d³), not O(d⁴)
+		}
 		c.tmp.Mul(c.dg[j], &c.vecs)
 		c.t.Mul(c.vecs.T(), c.tmp)
 		c.t.MulElem(c.t, c.dd)
@@ -271,3 +275,16 @@ func (s symView) AddMulVec(dst []float64, alpha float64, x, _ []float64, lo, hi 
 }
 
 func (s symView) NonZero(int, int, int, int) bool { return true }
+
+// isZeroSym reports whether every entry of m is zero.
+func isZeroSym(m *mat.SymDense) bool {
+	raw := m.RawSymmetric()
+	for i := range raw.N {
+		for _, v := range raw.Data[i*raw.Stride+i : i*raw.Stride+raw.N] {
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
