@@ -534,3 +534,54 @@ func TestNumericGammaMatchesClosedForm(t *testing.T) {
 		}
 	}
 }
+
+// constMetric is the constant dense metric G = [[2, 0.6, 0], [0.6, 1, 0.3], [0, 0.3, 3]].
+type constMetric struct{}
+
+func (constMetric) Dense(g *mat.SymDense, dg []*mat.SymDense, _ []float64) {
+	g.CopySym(mat.NewSymDense(3, []float64{2, 0.6, 0, 0.6, 1, 0.3, 0, 0.3, 3}))
+	for _, m := range dg {
+		m.Zero()
+	}
+}
+
+// TestSGRLDDenseConstantMetric checks NewSGRLDDense with a constant metric
+// against θ ← θ − εG⁻¹∇U + L u, L Lᵀ = 2εG⁻¹ (Cholesky), u ~ N(0, I).
+func TestSGRLDDenseConstantMetric(t *testing.T) {
+	t.Parallel()
+	th := []float64{0.4, -0.3, 0.9}
+	s, err := NewSGRLDDense(GradFunc(testGrad), th, constMetric{}, rand.NewPCG(8, 9), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mat.NewSymDense(3, nil)
+	constMetric{}.Dense(g, []*mat.SymDense{mat.NewSymDense(3, nil), mat.NewSymDense(3, nil), mat.NewSymDense(3, nil)}, th)
+	var ch mat.Cholesky
+	ch.Factorize(g)
+	var ginv mat.SymDense
+	if err := ch.InverseTo(&ginv); err != nil {
+		t.Fatal(err)
+	}
+	var cov mat.SymDense
+	cov.ScaleSym(2*eqEps, &ginv)
+	var cc mat.Cholesky
+	cc.Factorize(&cov)
+	var L mat.TriDense
+	cc.LTo(&L)
+	rng := rand.New(rand.NewPCG(8, 9))
+	x := mat.NewVecDense(3, append([]float64(nil), th...))
+	gr := make([]float64, 3)
+	u := mat.NewVecDense(3, nil)
+	var noise, drift mat.VecDense
+	compareTraj(t, "SGRLD dense, constant metric", s, func() []float64 {
+		for i := range 3 {
+			u.SetVec(i, rng.NormFloat64())
+		}
+		noise.MulVec(&L, u)
+		testGrad(gr, x.RawVector().Data)
+		drift.MulVec(&ginv, mat.NewVecDense(3, gr))
+		x.AddScaledVec(x, -eqEps, &drift)
+		x.AddVec(x, &noise)
+		return x.RawVector().Data
+	})
+}
