@@ -35,7 +35,7 @@ func plotFig1(dir string, p *problem, ts []tuned) error {
 	sd0, sd1 := math.Sqrt(p.cov.At(0, 0)), math.Sqrt(p.cov.At(1, 1))
 	for _, t := range ts {
 		pl := plot.New()
-		pl.Title.Text = fmt.Sprintf("%s (a_ε = %.3g)", t.method, t.a)
+		pl.Title.Text = fmt.Sprintf("%s (a_ε = %.3g)", t.method, t.pt.a)
 		pl.X.Label.Text = "θ₁"
 		pl.Y.Label.Text = "θ₂"
 		n := len(t.res.samples) / 2
