@@ -83,7 +83,11 @@ type HAMCMCSettings struct {
 	Gamma float64
 	// Lambda is the trust-region damping λ ≥ 0: each pair's y becomes
 	// y + λs, so the pairs approximate (∇²U + λI)⁻¹ and stay positive
-	// despite minibatch noise. Zero means none.
+	// despite minibatch noise. Zero means none. On non-convex targets set
+	// it: the rejection test is on the cosine of s and y, which accepts
+	// pairs of tiny positive curvature where ∇²U changes sign, and H = s/y
+	// then explodes (measured: the double well θ⁴ − 2θ² diverges within a
+	// few thousand steps at λ ≤ 4, and is sampled correctly at λ = 5).
 	Lambda float64
 	// MinCurvature is the LBFGS rejection threshold on the cosine of the
 	// angle between s and y. Zero means 1e-8.

@@ -131,7 +131,7 @@ func TestJSON(t *testing.T) {
 	if dec.More() {
 		t.Error("more than one JSON value on stdout")
 	}
-	keys := []string{"sampler", "steps", "seconds", "test_accuracy", "test_loglik"}
+	keys := []string{"sampler", "steps", "seconds", "test_accuracy", "test_loglik", "draw_loglik"}
 	names := []string{"SGLD", "SGHMC", "SGNHT", "SGRLD", "gSGRHMC"}
 	if len(got.Rows) != len(names) {
 		t.Fatalf("%d rows, want %d", len(got.Rows), len(names))
