@@ -11,7 +11,10 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -211,16 +214,15 @@ func (d Dense) NonZero(int, int, int, int) bool { return true }
 
 // SymDense is a dense symmetric positive semidefinite diffusion, either
 // constant (NewSymDense) or state-dependent (NewSymFunc). Its noise uses
-// the Cholesky factor of 2D − εdiag(b), recomputed only when D, ε or b
-// change: O(n³) then, O(n²) per draw otherwise.
+// the Cholesky factor of ε(2D − εdiag(b)), recomputed only when D, ε or b
+// change: O(n³) then, O(n²) per draw otherwise. It allocates nothing after
+// construction.
 type SymDense struct {
 	n        int
 	f        func(dst *mat.SymDense, z []float64)
 	m        *mat.SymDense // D at the last state
-	work     *mat.SymDense
-	chol     mat.Cholesky
-	l        mat.TriDense
-	u, w     *mat.VecDense
+	chol     []float64     // n×n upper Cholesky factor U, UᵀU = ε(2D − εdiag(b))
+	u        []float64
 	cEps     float64
 	cOK      bool
 	constant bool
@@ -229,13 +231,13 @@ type SymDense struct {
 // NewSymDense returns the constant dense diffusion D = m. m is not copied.
 func NewSymDense(m *mat.SymDense) *SymDense {
 	n := m.SymmetricDim()
-	return &SymDense{n: n, m: m, work: mat.NewSymDense(n, nil), u: mat.NewVecDense(n, nil), w: mat.NewVecDense(n, nil), constant: true}
+	return &SymDense{n: n, m: m, chol: make([]float64, n*n), u: make([]float64, n), constant: true}
 }
 
 // NewSymFunc returns the state-dependent dense diffusion D(z) of size n×n;
 // f writes D(z) into dst.
 func NewSymFunc(n int, f func(dst *mat.SymDense, z []float64)) *SymDense {
-	return &SymDense{n: n, f: f, m: mat.NewSymDense(n, nil), work: mat.NewSymDense(n, nil), u: mat.NewVecDense(n, nil), w: mat.NewVecDense(n, nil)}
+	return &SymDense{n: n, f: f, m: mat.NewSymDense(n, nil), chol: make([]float64, n*n), u: make([]float64, n)}
 }
 
 // Dims returns (n, n).
@@ -267,37 +269,37 @@ func (s *SymDense) AddMulVec(dst []float64, alpha float64, x, z []float64, lo, h
 // NonZero reports true.
 func (s *SymDense) NonZero(int, int, int, int) bool { return true }
 
-// Noise draws N(0, eps(2D(z) − eps·diag(b))) through a Cholesky factor.
+// Noise draws N(0, eps(2D(z) − eps·diag(b))) as Uᵀu with UᵀU the Cholesky
+// factorisation of the covariance and u standard normal.
 func (s *SymDense) Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error {
 	s.at(z)
+	n := s.n
+	tri := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: s.chol}
 	if !(s.constant && b == nil && s.cOK && s.cEps == eps) {
-		s.work.ScaleSym(2*eps, s.m)
-		if b != nil {
-			for i := range s.n {
-				s.work.SetSym(i, i, s.work.At(i, i)-eps*eps*b[i])
+		raw := s.m.RawSymmetric()
+		mn, idx := math.Inf(1), -1
+		for i := range n {
+			for j := i; j < n; j++ {
+				s.chol[i*n+j] = 2 * eps * raw.Data[i*raw.Stride+j]
+			}
+			if b != nil {
+				s.chol[i*n+i] -= eps * eps * b[i]
+			}
+			if v := s.chol[i*n+i]; v < mn {
+				mn, idx = v, i
 			}
 		}
-		if ok := s.chol.Factorize(s.work); !ok {
+		if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: s.chol}); !ok {
 			s.cOK = false
-			mn := math.Inf(1)
-			idx := -1
-			for i := range s.n {
-				if v := s.work.At(i, i); v < mn {
-					mn, idx = v, i
-				}
-			}
 			return &NotPSDError{Index: idx, Value: mn / eps}
 		}
-		s.chol.LTo(&s.l)
 		s.cOK, s.cEps = true, eps
 	}
-	for i := range s.n {
-		s.u.SetVec(i, rng.NormFloat64())
+	for i := range s.u {
+		s.u[i] = rng.NormFloat64()
 	}
-	s.w.MulVec(&s.l, s.u)
-	for i := range s.n {
-		dst[i] = s.w.AtVec(i)
-	}
+	blas64.Trmv(blas.Trans, tri, blas64.Vector{N: n, Inc: 1, Data: s.u})
+	copy(dst, s.u)
 	return nil
 }
 

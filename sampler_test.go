@@ -319,6 +319,26 @@ func TestStepsAllocateNothing(t *testing.T) {
 			t.Errorf("%s: %v allocations per step", c.name, a)
 		}
 	}
+	for _, c := range []struct {
+		name string
+		make func() (*Recipe, error)
+	}{
+		{"SGRLD dense", func() (*Recipe, error) {
+			return NewSGRLDDense(GradFunc(testGrad), []float64{0.3, -0.2}, quadMetric{}, rand.NewPCG(1, 3), nil)
+		}},
+		{"gSGRHMC dense", func() (*Recipe, error) {
+			return NewSGRHMCDense(GradFunc(testGrad), []float64{0.3, -0.2}, quadMetric{}, rand.NewPCG(1, 3), nil)
+		}},
+	} {
+		s, err := c.make()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = s.Step(0.01)
+		if a := testing.AllocsPerRun(200, func() { _ = s.Step(0.01) }); a != 0 {
+			t.Errorf("%s: %v allocations per step", c.name, a)
+		}
+	}
 	mb, _ := NewMinibatch(testModel{}, 4, false, rand.NewPCG(1, 1))
 	mb.Noise = true
 	s, _ := NewSGHMC(mb, []float64{0.1, 0.1}, rand.NewPCG(1, 2), &SGHMCSettings{EstimateNoise: true, Friction: 50})
@@ -326,4 +346,18 @@ func TestStepsAllocateNothing(t *testing.T) {
 	if a := testing.AllocsPerRun(200, func() { _ = s.Step(0.001) }); a != 0 {
 		t.Errorf("SGHMC with a Minibatch estimating B̂: %v allocations per step", a)
 	}
+}
+
+// quadMetric is the state-dependent dense metric
+// G = [[2 + θ₀², 0.5], [0.5, 1 + θ₁²]], written without allocating.
+type quadMetric struct{}
+
+func (quadMetric) Dense(g *mat.SymDense, dg []*mat.SymDense, th []float64) {
+	g.SetSym(0, 0, 2+th[0]*th[0])
+	g.SetSym(0, 1, 0.5)
+	g.SetSym(1, 1, 1+th[1]*th[1])
+	dg[0].Zero()
+	dg[0].SetSym(0, 0, 2*th[0])
+	dg[1].Zero()
+	dg[1].SetSym(1, 1, 2*th[1])
 }

@@ -9,7 +9,11 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -139,36 +143,41 @@ func (c *diagMetricCache) prepare(z []float64) error {
 // denseMetricCache evaluates a DenseMetric once per distinct θ and derives
 // G⁻¹, G^(−1/2) and Γ_i = Σ_j ∂_j f(G)_ij for f(λ) = λ^p, p = −1 or −1/2,
 // by the Daleckii–Krein formula ∂f(G) = V (F ∘ (Vᵀ ∂G V)) Vᵀ with F the
-// divided differences of f at the eigenvalues of G = V Λ Vᵀ.
+// divided differences of f at the eigenvalues of G = V Λ Vᵀ. It calls
+// LAPACK and BLAS directly on preallocated storage: no allocation per step.
 type denseMetricCache struct {
-	m      DenseMetric
-	d      int
-	p      float64
-	theta  []float64
-	valid  bool
-	g      *mat.SymDense
-	dg     []*mat.SymDense
-	inv    *mat.SymDense // G⁻¹
-	isqrt  *mat.SymDense // G^(−1/2)
-	gamma  []float64
-	es     mat.EigenSym
-	vecs   mat.Dense
-	vals   []float64
-	dd     *mat.Dense // divided differences
-	t, tmp *mat.Dense
-	w      []float64
+	m     DenseMetric
+	d     int
+	p     float64
+	theta []float64
+	valid bool
+	g     *mat.SymDense
+	dg    []*mat.SymDense
+	inv   *mat.SymDense // G⁻¹
+	isqrt *mat.SymDense // G^(−1/2)
+	gamma []float64
+	vecs  []float64 // d×d eigenvectors V in columns
+	vals  []float64
+	work  []float64 // Syev workspace
+	dd    []float64 // d×d divided differences
+	t     []float64 // d×d
+	tmp   []float64 // d×d
+	w     []float64
 }
 
 func newDenseMetricCache(m DenseMetric, d int, p float64) *denseMetricCache {
+	sq := func() []float64 { return make([]float64, d*d) }
 	c := &denseMetricCache{m: m, d: d, p: p, theta: make([]float64, d),
 		g: mat.NewSymDense(d, nil), dg: make([]*mat.SymDense, d),
 		inv: mat.NewSymDense(d, nil), isqrt: mat.NewSymDense(d, nil),
 		gamma: make([]float64, d), vals: make([]float64, d),
-		dd: mat.NewDense(d, d, nil), t: mat.NewDense(d, d, nil), tmp: mat.NewDense(d, d, nil),
-		w: make([]float64, d)}
+		vecs: sq(), dd: sq(), t: sq(), tmp: sq(), w: make([]float64, d)}
 	for k := range c.dg {
 		c.dg[k] = mat.NewSymDense(d, nil)
 	}
+	q := []float64{0}
+	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: d, Stride: d, Data: c.vecs}, c.vals, q, -1)
+	c.work = make([]float64, max(int(q[0]), 3*d))
 	return c
 }
 
@@ -180,29 +189,31 @@ func (c *denseMetricCache) prepare(z []float64) error {
 	c.valid = false
 	d := c.d
 	c.m.Dense(c.g, c.dg, th)
+	raw := c.g.RawSymmetric()
 	for i := range d {
 		for j := i; j < d; j++ {
-			if v := c.g.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+			v := raw.Data[i*raw.Stride+j]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return &StepError{Index: i, Value: v, What: "non-finite metric"}
 			}
+			c.vecs[i*d+j] = v
 		}
 	}
-	if !c.es.Factorize(c.g, true) {
+	if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: d, Stride: d, Data: c.vecs}, c.vals, c.work, len(c.work)) {
 		return &StepError{Index: -1, Value: math.NaN(), What: "metric eigendecomposition failed"}
 	}
-	c.es.Values(c.vals)
-	c.es.VectorsTo(&c.vecs)
 	for a, l := range c.vals {
 		if !(l > 0) {
 			return &StepError{Index: a, Value: l, What: "metric not positive definite (eigenvalue)"}
 		}
 	}
+	V := c.vecs
 	// f(G) for both powers.
 	for i := range d {
 		for j := i; j < d; j++ {
 			var si, sq float64
 			for a, l := range c.vals {
-				v := c.vecs.At(i, a) * c.vecs.At(j, a)
+				v := V[i*d+a] * V[j*d+a]
 				si += v / l
 				sq += v / math.Sqrt(l)
 			}
@@ -220,29 +231,32 @@ func (c *denseMetricCache) prepare(z []float64) error {
 				sa, sb := math.Sqrt(la), math.Sqrt(lb)
 				f = -1 / (sa * sb * (sa + sb))
 			}
-			c.dd.Set(a, b, f)
+			c.dd[a*d+b] = f
 		}
 	}
 	// Γ_i = Σ_j [V (F ∘ Vᵀ ∂_jG V) Vᵀ]_ij = Σ_j [V (F ∘ T_j) V[j,:]ᵀ]_i.
+	gen := func(x []float64) blas64.General { return blas64.General{Rows: d, Cols: d, Stride: d, Data: x} }
 	clear(c.gamma)
 	for j := range d {
 		if isZeroSym(c.dg[j]) {
 			continue // a constant metric costs O(d³), not O(d⁴)
 		}
-		c.tmp.Mul(c.dg[j], &c.vecs)
-		c.t.Mul(c.vecs.T(), c.tmp)
-		c.t.MulElem(c.t, c.dd)
+		blas64.Symm(blas.Left, 1, c.dg[j].RawSymmetric(), gen(V), 0, gen(c.tmp))
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, gen(V), gen(c.tmp), 0, gen(c.t))
+		for k := range c.t {
+			c.t[k] *= c.dd[k]
+		}
 		for a := range d {
 			var s float64
 			for b := range d {
-				s += c.t.At(a, b) * c.vecs.At(j, b)
+				s += c.t[a*d+b] * V[j*d+b]
 			}
 			c.w[a] = s
 		}
 		for i := range d {
 			var s float64
 			for a := range d {
-				s += c.vecs.At(i, a) * c.w[a]
+				s += V[i*d+a] * c.w[a]
 			}
 			c.gamma[i] += s
 		}
