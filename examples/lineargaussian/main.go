@@ -27,7 +27,8 @@
 // expected Fisher information plus the prior precision, G = Σ a_n a_nᵀ/σ_x²
 // + I, which is constant, so Γ = 0 — but, as in the paper, G is factorised
 // and inverted, and 2εG⁻¹ factorised, at every step (an sgmcmc.Recipe with
-// D = G⁻¹; sgmcmc.NewSGRLDDense would add an O(D⁴) Γ that is zero here);
+// D = G⁻¹; sgmcmc.NewSGRLDDense would do the same O(D³) work through an
+// eigendecomposition, and skips its Γ term for a constant metric);
 // HAMCMC is sgmcmc.NewHAMCMC with λ = 0 (every minibatch Hessian is positive
 // definite here, and no pair is ever rejected: Stats reports 0 rejected and
 // 0 steps with H = γI) and γ tuned, warmed up by 2M SGLD steps.
