@@ -30,10 +30,31 @@ var (
 	gridY = diagnostics.Grid{Min: -2.5, Max: 3.5, Bins: 24}
 )
 
+// Point is one setting of a method's hyperparameters: the step size ε and
+// the method's second parameter P, the friction C of SGHMC or the scale κ
+// of gSGRHMC's metric (G → G/κ). SGLD has no second parameter (P = 0).
+type Point struct {
+	Eps, P float64
+}
+
+// product returns the grid eps × ps, ε varying fastest.
+func product(eps, ps []float64) []Point {
+	var g []Point
+	for _, p := range ps {
+		for _, e := range eps {
+			g = append(g, Point{e, p})
+		}
+	}
+	return g
+}
+
+// paramName names each method's second parameter.
+var paramName = map[string]string{"SGLD": "", "SGHMC": "C", "gSGRHMC": "κ"}
+
 // Config sets the size of the experiment.
 type Config struct {
 	// Seed is the master seed of the reported runs; the tuning runs use
-	// Seed + TuneSeedOffset. Every method and every step size uses the same
+	// Seed + TuneSeedOffset. Every method and every setting uses the same
 	// seed (common random numbers), so comparisons are not blurred by
 	// unrelated noise.
 	Seed uint64
@@ -47,12 +68,13 @@ type Config struct {
 	Start []float64
 	// Sigma is the standard deviation of the gradient noise.
 	Sigma float64
-	// Grid is the step sizes tried for every method.
-	Grid []float64
-	// Eps, if not nil, fixes the step sizes and skips the tuning.
-	Eps map[string]float64
-	// Dense runs gSGRHMC with the dense metric GaussNewton
-	// (sgmcmc.NewSGRHMCDense, no B̂ correction) instead of Marginal.
+	// Grid is, for each method, the settings tried by the tuning. The
+	// default gives every method the same number of points.
+	Grid map[string][]Point
+	// Fixed, if it has a method, fixes its setting and skips its tuning.
+	Fixed map[string]Point
+	// Dense runs gSGRHMC with the dense metric GaussNewton/κ
+	// (sgmcmc.NewSGRHMCDense, no B̂ correction) instead of Marginal/κ.
 	Dense bool
 	// Simultaneous runs SGHMC and gSGRHMC with the recipe paper's displayed
 	// updates (Eq. 9 read literally, explicit Euler) instead of the
@@ -62,29 +84,35 @@ type Config struct {
 
 // DefaultConfig returns the configuration of the demo.
 func DefaultConfig() Config {
+	momentumEps := []float64{0.035, 0.05, 0.07, 0.1}
 	return Config{
 		Seed:        1,
 		Chains:      20,
 		Checkpoints: []int{100, 300, 1000, 3000, 10_000, 30_000, 100_000},
 		Start:       []float64{0, -1.2},
 		Sigma:       1,
-		Grid:        []float64{0.001, 0.0014, 0.002, 0.003, 0.005, 0.007, 0.01, 0.014, 0.02, 0.03, 0.05, 0.07, 0.1, 0.14, 0.2, 0.3, 0.5, 0.7, 1},
+		Grid: map[string][]Point{
+			"SGLD": product([]float64{0.001, 0.0013, 0.0016, 0.002, 0.0025, 0.003, 0.004, 0.005,
+				0.006, 0.008, 0.01, 0.013, 0.016, 0.02, 0.025, 0.03}, []float64{0}),
+			"SGHMC":   product(momentumEps, []float64{0.5, 1, 2, 4}),
+			"gSGRHMC": product(momentumEps, []float64{0.25, 0.5, 1, 2}),
+		},
 	}
 }
 
-// Result is one method: its chosen step size, its KL at each checkpoint
+// Result is one method: its chosen setting, its KL at each checkpoint
 // and the first points of its first chain.
 type Result struct {
 	Sampler string
-	Eps     float64
+	Point   Point
 	KL      []float64   // at Config.Checkpoints
 	Path    [][]float64 // θ₀ and the first 10 draws of chain 0
-	Tuning  []float64   // KL at the last checkpoint of the tuning run at each Grid value (+Inf if it failed)
+	Tuning  []float64   // KL at the last checkpoint of the tuning run at each point of Config.Grid[Sampler] (+Inf if it failed)
 }
 
 // newSampler builds one chain of a method, drawing the gradient noise and
 // the sampler's own noise from streams derived from src.
-func newSampler(name string, c Config, src rand.Source) (sgmcmc.Sampler, error) {
+func newSampler(name string, c Config, p float64, src rand.Source) (sgmcmc.Sampler, error) {
 	r := rand.New(src)
 	grad := targets.Noisy(targets.Banana{}.Grad, c.Sigma, rand.NewPCG(r.Uint64(), r.Uint64()))
 	v := []float64{c.Sigma * c.Sigma, c.Sigma * c.Sigma}
@@ -92,24 +120,24 @@ func newSampler(name string, c Config, src rand.Source) (sgmcmc.Sampler, error) 
 	case "SGLD":
 		return sgmcmc.NewSGLD(grad, c.Start, src, &sgmcmc.SGLDSettings{NoiseVar: v})
 	case "SGHMC":
-		return sgmcmc.NewSGHMC(grad, c.Start, src, &sgmcmc.SGHMCSettings{NoiseVar: v, Simultaneous: c.Simultaneous})
+		return sgmcmc.NewSGHMC(grad, c.Start, src, &sgmcmc.SGHMCSettings{NoiseVar: v, Friction: p, Simultaneous: c.Simultaneous})
 	case "gSGRHMC":
 		if c.Dense {
-			return sgmcmc.NewSGRHMCDense(grad, c.Start, GaussNewton{}, src, &sgmcmc.SGRHMCSettings{Simultaneous: c.Simultaneous})
+			return sgmcmc.NewSGRHMCDense(grad, c.Start, ScaledDense{GaussNewton{}, p}, src, &sgmcmc.SGRHMCSettings{Simultaneous: c.Simultaneous})
 		}
-		return sgmcmc.NewSGRHMC(grad, c.Start, Marginal{}, src, &sgmcmc.SGRHMCSettings{NoiseVar: v, Simultaneous: c.Simultaneous})
+		return sgmcmc.NewSGRHMC(grad, c.Start, ScaledDiag{Marginal{}, p}, src, &sgmcmc.SGRHMCSettings{NoiseVar: v, Simultaneous: c.Simultaneous})
 	}
 	return nil, fmt.Errorf("unknown sampler %q", name)
 }
 
-// runMethod runs c.Chains chains of one method at step size eps for the
+// runMethod runs c.Chains chains of one method at setting pt for the
 // last checkpoint's number of steps and returns the KL at each checkpoint
 // and the chains.
-func runMethod(ctx context.Context, c Config, name string, eps float64, seed uint64) ([]float64, []*sgmcmc.Chain, error) {
+func runMethod(ctx context.Context, c Config, name string, pt Point, seed uint64) ([]float64, []*sgmcmc.Chain, error) {
 	steps := c.Checkpoints[len(c.Checkpoints)-1]
 	chains, err := sgmcmc.RunChains(ctx, c.Chains, seed, func(_ int, src rand.Source) (sgmcmc.Sampler, error) {
-		return newSampler(name, c, src)
-	}, sgmcmc.RunOptions{Draws: steps, Schedule: sgmcmc.Constant(eps)})
+		return newSampler(name, c, pt.P, src)
+	}, sgmcmc.RunOptions{Draws: steps, Schedule: sgmcmc.Constant(pt.Eps)})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,13 +167,14 @@ func runMethod(ctx context.Context, c Config, name string, eps float64, seed uin
 // density is the banana's normalised density.
 func density(x, y float64) float64 { return math.Exp(targets.Banana{}.LogProb([]float64{x, y})) }
 
-// Experiment tunes each method's step size on c.Grid (unless c.Eps is set)
+// Experiment tunes each method's setting on c.Grid (unless c.Fixed has it)
 // and then runs it, in the order of samplerNames.
 //
-// Tuning runs every step size of the grid with seed c.Seed + TuneSeedOffset
-// and keeps the one with the smallest KL at the last checkpoint; a run that
-// fails (diverges) counts as +Inf. The reported runs then use seed c.Seed,
-// so the reported KL is not the minimum over the tuning runs' noise.
+// Tuning runs every point of the method's grid with seed
+// c.Seed + TuneSeedOffset and keeps the one with the smallest KL at the last
+// checkpoint; a run that fails (diverges) counts as +Inf. The reported runs
+// then use seed c.Seed, so the reported KL is not the minimum over the
+// tuning runs' noise.
 func Experiment(ctx context.Context, c Config) ([]Result, error) {
 	if c.Chains < 1 || len(c.Checkpoints) == 0 || len(c.Start) != 2 || !(c.Sigma >= 0) {
 		return nil, fmt.Errorf("invalid configuration %+v", c)
@@ -159,12 +188,15 @@ func Experiment(ctx context.Context, c Config) ([]Result, error) {
 	for m, name := range samplerNames {
 		r := &res[m]
 		r.Sampler = name
-		if eps, ok := c.Eps[name]; ok {
-			r.Eps = eps
+		if pt, ok := c.Fixed[name]; ok {
+			r.Point = pt
 		} else {
+			if len(c.Grid[name]) == 0 {
+				return nil, fmt.Errorf("%s: empty tuning grid", name)
+			}
 			best := math.Inf(1)
-			for _, eps := range c.Grid {
-				kl, _, err := runMethod(ctx, c, name, eps, c.Seed+TuneSeedOffset)
+			for _, pt := range c.Grid[name] {
+				kl, _, err := runMethod(ctx, c, name, pt, c.Seed+TuneSeedOffset)
 				final := math.Inf(1)
 				if err == nil {
 					final = kl[len(kl)-1]
@@ -173,16 +205,16 @@ func Experiment(ctx context.Context, c Config) ([]Result, error) {
 				}
 				r.Tuning = append(r.Tuning, final)
 				if final < best {
-					best, r.Eps = final, eps
+					best, r.Point = final, pt
 				}
 			}
 			if math.IsInf(best, 1) {
-				return nil, fmt.Errorf("%s: every step size of the grid failed", name)
+				return nil, fmt.Errorf("%s: every setting of the grid failed", name)
 			}
 		}
-		kl, chains, err := runMethod(ctx, c, name, r.Eps, c.Seed)
+		kl, chains, err := runMethod(ctx, c, name, r.Point, c.Seed)
 		if err != nil {
-			return nil, fmt.Errorf("%s at ε = %g: %w", name, r.Eps, err)
+			return nil, fmt.Errorf("%s at ε = %g, %s = %g: %w", name, r.Point.Eps, paramName[name], r.Point.P, err)
 		}
 		r.KL = kl
 		r.Path = append(r.Path, append([]float64(nil), c.Start...))
@@ -191,4 +223,24 @@ func Experiment(ctx context.Context, c Config) ([]Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// ExactFloor returns the KL, on the same grid, of as many exact draws from
+// the banana (targets.Banana.Sample) as the pooled draws at each
+// checkpoint: the histogram's noise floor for independent draws, which no
+// sampler can beat on average.
+func ExactFloor(c Config) []float64 {
+	rng := rand.New(rand.NewPCG(c.Seed, 0xe4ac7))
+	n := c.Chains * c.Checkpoints[len(c.Checkpoints)-1]
+	x, y := make([]float64, n), make([]float64, n)
+	d := make([]float64, 2)
+	for i := range n {
+		targets.Banana{}.Sample(d, rng)
+		x[i], y[i] = d[0], d[1]
+	}
+	kl := make([]float64, len(c.Checkpoints))
+	for i, t := range c.Checkpoints {
+		kl[i], _ = diagnostics.KL2D(x[:c.Chains*t], y[:c.Chains*t], density, gridX, gridY)
+	}
+	return kl
 }

@@ -67,3 +67,39 @@ func (GaussNewton) Dense(g *mat.SymDense, dg []*mat.SymDense, theta []float64) {
 	dg[0].SetSym(1, 1, 0)
 	dg[1].Zero()
 }
+
+// ScaledDiag is the diagonal metric G/Kappa: a larger κ gives gSGRHMC more
+// friction (G⁻¹ grows as κ) and faster θ (G^(−1/2) grows as √κ). Kappa = 0
+// means 1.
+type ScaledDiag struct {
+	Metric sgmcmc.DiagMetric
+	Kappa  float64
+}
+
+// Diag writes g(θ)/κ and its derivatives.
+func (s ScaledDiag) Diag(g, dg, theta []float64) {
+	s.Metric.Diag(g, dg, theta)
+	if k := s.Kappa; k != 0 && k != 1 {
+		for i := range g {
+			g[i] /= k
+			dg[i] /= k
+		}
+	}
+}
+
+// ScaledDense is the dense metric G/Kappa. Kappa = 0 means 1.
+type ScaledDense struct {
+	Metric sgmcmc.DenseMetric
+	Kappa  float64
+}
+
+// Dense writes G(θ)/κ and its derivatives.
+func (s ScaledDense) Dense(g *mat.SymDense, dg []*mat.SymDense, theta []float64) {
+	s.Metric.Dense(g, dg, theta)
+	if k := s.Kappa; k != 0 && k != 1 {
+		g.ScaleSym(1/k, g)
+		for _, m := range dg {
+			m.ScaleSym(1/k, m)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func plotKL(file string, c Config, res []Result) error {
 		l.Width = vg.Points(1.5)
 		s.Shape = plotutil.Shape(k)
 		p.Add(l, s)
-		p.Legend.Add(fmt.Sprintf("%s (ε = %g)", r.Sampler, r.Eps), l, s)
+		p.Legend.Add(legendLabel(r), l, s)
 	}
 	p.Legend.Top = true
 	return p.Save(6*vg.Inch, 4*vg.Inch, file)
@@ -113,11 +113,19 @@ func plotPaths(file string, c Config, res []Result) error {
 		s.Shape = draw.CircleGlyph{}
 		s.Radius = vg.Points(2)
 		p.Add(l, s)
-		p.Legend.Add(fmt.Sprintf("%s (ε = %g)", r.Sampler, r.Eps), l, s)
+		p.Legend.Add(legendLabel(r), l, s)
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.X.Min, p.X.Max = -3.5, 3.5
 	p.Y.Min, p.Y.Max = -2, 2.5
 	return p.Save(6*vg.Inch, 4.5*vg.Inch, file)
+}
+
+// legendLabel names a method and its setting.
+func legendLabel(r Result) string {
+	if n := paramName[r.Sampler]; n != "" {
+		return fmt.Sprintf("%s (ε = %g, %s = %g)", r.Sampler, r.Point.Eps, n, r.Point.P)
+	}
+	return fmt.Sprintf("%s (ε = %g)", r.Sampler, r.Point.Eps)
 }
