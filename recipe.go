@@ -713,9 +713,8 @@ func (r *Recipe) gamma() {
 		r.numericGamma(r.gam, r.z)
 	case r.spec.Gamma != nil:
 		r.spec.Gamma(r.gam, r.z)
-	default:
-		clear(r.gam)
 	}
+	// Otherwise Γ = 0: r.gam was zeroed at construction and is never written.
 }
 
 func (r *Recipe) step(eps float64, step int) error {

@@ -54,7 +54,7 @@ var ErrStop = errors.New("sgmcmc: stop requested")
 // firstNonFinite returns the index of the first NaN or Inf in x, or -1.
 func firstNonFinite(x []float64) int {
 	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if v-v != 0 { // true exactly for NaN and ±Inf
 			return i
 		}
 	}

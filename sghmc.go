@@ -65,7 +65,7 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 		return nil, err
 	}
 	d := len(theta0)
-	mass := make([]float64, d)
+	mass, invMass := make([]float64, d), make([]float64, d)
 	for i := range mass {
 		mass[i] = 1
 	}
@@ -74,6 +74,9 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 			return nil, err
 		}
 		copy(mass, s.Mass)
+	}
+	for i, m := range mass {
+		invMass[i] = 1 / m
 	}
 	c := s.Friction
 	if c == 0 {
@@ -104,7 +107,7 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 		GradK: func(dst, z []float64) {
 			clear(dst[:d])
 			for i, r := range z[d:] {
-				dst[d+i] = r / mass[i]
+				dst[d+i] = r * invMass[i]
 			}
 		},
 		D:            D,

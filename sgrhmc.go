@@ -66,7 +66,7 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 		s = &SGRHMCSettings{}
 	}
 	d := len(theta0)
-	mc := newDiagMetricCache(metric, max(d, 1))
+	mc := newDiagMetricCache(metric, max(d, 1), true)
 	var gamma func(dst, z []float64)
 	if !naive {
 		gamma = func(dst, _ []float64) {

@@ -47,7 +47,7 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 		return nil, err
 	}
 	d := len(theta0)
-	mc := newDiagMetricCache(metric, d)
+	mc := newDiagMetricCache(metric, d, false)
 	spec := RecipeSpec{
 		Grad:    grad,
 		D:       Diagonal(mc.inv),
@@ -103,12 +103,13 @@ type diagMetricCache struct {
 	isq, nisq    []float64 // ±g^(−1/2)
 	gamInv       []float64 // ∂_i(1/g_i) = −g_i′/g_i²
 	gamIsq       []float64 // ∂_i g_i^(−1/2) = −½g_i′g_i^(−3/2)
+	sqrt         bool      // whether isq, nisq and gamIsq are needed
 	valid        bool
 }
 
-func newDiagMetricCache(m DiagMetric, d int) *diagMetricCache {
+func newDiagMetricCache(m DiagMetric, d int, sqrt bool) *diagMetricCache {
 	v := func() []float64 { return make([]float64, d) }
-	return &diagMetricCache{m: m, d: d, theta: v(), g: v(), dg: v(), inv: v(), isq: v(), nisq: v(), gamInv: v(), gamIsq: v()}
+	return &diagMetricCache{m: m, d: d, sqrt: sqrt, theta: v(), g: v(), dg: v(), inv: v(), isq: v(), nisq: v(), gamInv: v(), gamIsq: v()}
 }
 
 // prepare evaluates the metric at θ = z[:d] unless it is cached.
@@ -128,12 +129,17 @@ func (c *diagMetricCache) prepare(z []float64) error {
 		return err
 	}
 	for i, g := range c.g {
-		sq := math.Sqrt(g)
-		c.inv[i] = 1 / g
-		c.isq[i] = 1 / sq
-		c.nisq[i] = -c.isq[i]
-		c.gamInv[i] = -c.dg[i] / (g * g)
-		c.gamIsq[i] = -0.5 * c.dg[i] / (g * sq)
+		inv := 1 / g
+		c.inv[i] = inv
+		c.gamInv[i] = -c.dg[i] * inv * inv
+	}
+	if c.sqrt {
+		for i, g := range c.g {
+			isq := 1 / math.Sqrt(g)
+			c.isq[i] = isq
+			c.nisq[i] = -isq
+			c.gamIsq[i] = -0.5 * c.dg[i] * c.inv[i] * isq
+		}
 	}
 	copy(c.theta, th)
 	c.valid = true
