@@ -47,6 +47,7 @@ type ChainError struct {
 	Err   error // its error
 }
 
+// Error names the chain and its error.
 func (e *ChainError) Error() string { return fmt.Sprintf("sgmcmc: chain %d: %v", e.Chain, e.Err) }
 
 // Unwrap returns e.Err.

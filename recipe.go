@@ -52,6 +52,7 @@ type NotPSDError struct {
 	Value float64 // the offending diagonal entry or pivot of 2D − εB̂
 }
 
+// Error names the coordinate and the offending value.
 func (e *NotPSDError) Error() string {
 	return fmt.Sprintf("sgmcmc: 2D − εB̂ not positive semidefinite at coordinate %d (value %.6g)", e.Index, e.Value)
 }
@@ -944,6 +945,7 @@ type CheckError struct {
 	Problems []string
 }
 
+// Error lists every problem found.
 func (e *CheckError) Error() string {
 	return "sgmcmc: recipe check failed: " + strings.Join(e.Problems, "; ")
 }

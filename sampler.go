@@ -40,6 +40,7 @@ type StepError struct {
 	What  string  // what failed, e.g. "gradient"
 }
 
+// Error names the step, the coordinate and what failed.
 func (e *StepError) Error() string {
 	if e.Index < 0 {
 		return fmt.Sprintf("sgmcmc: step %d: %s (value %v)", e.Step, e.What, e.Value)

@@ -21,6 +21,7 @@ type InputError struct {
 	What  string  // what is wrong
 }
 
+// Error formats the failure with the function, chain and index it concerns.
 func (e *InputError) Error() string {
 	var b strings.Builder
 	b.WriteString("diagnostics: ")
