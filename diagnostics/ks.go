@@ -52,17 +52,10 @@ func ksSorted(fn string, s []float64, cdf func(float64) float64) (float64, error
 // non-empty and finite; they are not modified.
 func KSTwoSample(x, y []float64) (float64, error) {
 	const fn = "KSTwoSample"
-	if err := checkSample(fn, x, 1); err != nil {
-		err.(*InputError).Chain = 0
+	a, b, err := sortedPair(fn, x, y)
+	if err != nil {
 		return math.NaN(), err
 	}
-	if err := checkSample(fn, y, 1); err != nil {
-		err.(*InputError).Chain = 1
-		return math.NaN(), err
-	}
-	a, b := slices.Clone(x), slices.Clone(y)
-	slices.Sort(a)
-	slices.Sort(b)
 	var d float64
 	walkECDFs(a, b, func(_, _, fa, fb float64) {
 		d = math.Max(d, math.Abs(fa-fb))
@@ -208,4 +201,19 @@ func DirichletConditionalCDF(alpha []float64) func(j int, x []float64) float64 {
 		}
 		return mathext.RegIncBeta(a[j], rest[j], y)
 	}
+}
+
+// sortedPair validates two samples for a two-sample distance (chain 0 is x,
+// chain 1 is y) and returns sorted copies.
+func sortedPair(fn string, x, y []float64) (a, b []float64, err error) {
+	for c, s := range [][]float64{x, y} {
+		if err := checkSample(fn, s, 1); err != nil {
+			err.(*InputError).Chain = c
+			return nil, nil, err
+		}
+	}
+	a, b = slices.Clone(x), slices.Clone(y)
+	slices.Sort(a)
+	slices.Sort(b)
+	return a, b, nil
 }

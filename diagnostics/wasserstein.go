@@ -161,17 +161,10 @@ func (w *w1) tail(from, step float64) float64 {
 // exactly. Both must be non-empty and finite; they are not modified.
 func WassersteinTwoSample(x, y []float64) (float64, error) {
 	const fn = "WassersteinTwoSample"
-	if err := checkSample(fn, x, 1); err != nil {
-		err.(*InputError).Chain = 0
+	a, b, err := sortedPair(fn, x, y)
+	if err != nil {
 		return math.NaN(), err
 	}
-	if err := checkSample(fn, y, 1); err != nil {
-		err.(*InputError).Chain = 1
-		return math.NaN(), err
-	}
-	a, b := slices.Clone(x), slices.Clone(y)
-	slices.Sort(a)
-	slices.Sort(b)
 	var d float64
 	walkECDFs(a, b, func(t, next, fa, fb float64) {
 		if !math.IsInf(next, 1) {

@@ -41,7 +41,6 @@ import (
 	"sync"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/stat/distuv"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -49,6 +48,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	exact "github.com/sgmcmc-go/sgmcmc/internal/targets"
 )
 
 // target is a Dirichlet posterior Dir(α + counts) from N categorical
@@ -155,28 +155,18 @@ func runSampler(t target, method string, prop, h float64, seed int) ([][]float64
 	return out, nil
 }
 
-// exactDraws returns independent exact Dirichlet draws, normalised
-// Gamma(α_j, 1) draws from gonum's distuv (an implementation independent of
-// SCIR's).
+// exactDraws returns independent exact Dirichlet draws from the test
+// targets' sampler (normalised gamma draws in log space, an implementation
+// independent of SCIR's).
 func exactDraws(t target, prop float64, seed int) [][]float64 {
 	_, post := t.alpha()
 	ti := uint64(slices.IndexFunc(targets, func(u target) bool { return u.name == t.name }))
 	s1, s2 := seedFor(ti, 99, math.Float64bits(prop), uint64(seed))
-	src := rand.NewPCG(s1, s2)
-	out := make([][]float64, draws)
-	for i := range out {
-		x := make([]float64, len(post))
-		var sum float64
-		for j, a := range post {
-			x[j] = distuv.Gamma{Alpha: a, Beta: 1, Src: src}.Rand()
-			sum += x[j]
-		}
-		for j := range x {
-			x[j] /= sum
-		}
-		out[i] = x
+	dir, err := exact.NewDirichlet(post)
+	if err != nil {
+		panic(err) // the posteriors above are valid by construction
 	}
-	return out
+	return exact.SampleN(dir, draws, rand.New(rand.NewPCG(s1, s2)))
 }
 
 func dks(t target, x [][]float64) (float64, error) {
