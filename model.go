@@ -5,6 +5,8 @@
 package sgmcmc
 
 import (
+	"encoding"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -108,6 +110,7 @@ type Minibatch struct {
 	model   Model
 	n       int
 	replace bool
+	src     rand.Source
 	rng     *rand.Rand
 	perm    []int
 	idx     []int
@@ -132,7 +135,7 @@ func NewMinibatch(m Model, n int, replace bool, src rand.Source) (*Minibatch, er
 	if n <= 0 || (!replace && n > N) {
 		return nil, fmt.Errorf("sgmcmc: NewMinibatch: batch size %d not in [1, %d]", n, N)
 	}
-	b := &Minibatch{model: m, n: n, replace: replace, rng: rand.New(src), idx: make([]int, n)}
+	b := &Minibatch{model: m, n: n, replace: replace, src: src, rng: rand.New(src), idx: make([]int, n)}
 	if !replace {
 		b.perm = make([]int, N)
 		for i := range b.perm {
@@ -347,4 +350,54 @@ func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
 		}
 	}
 	return worst, nil
+}
+
+// MarshalBinary checkpoints the batch stream: the random source's state
+// and, without replacement, the permutation the batches are drawn from. The
+// source must implement encoding.BinaryMarshaler.
+func (b *Minibatch) MarshalBinary() ([]byte, error) {
+	m, ok := b.src.(encoding.BinaryMarshaler)
+	if !ok {
+		return nil, fmt.Errorf("sgmcmc: Minibatch.MarshalBinary: random source %T does not implement encoding.BinaryMarshaler", b.src)
+	}
+	src, err := m.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("sgmcmc: Minibatch.MarshalBinary: %w", err)
+	}
+	out := binary.LittleEndian.AppendUint64(nil, uint64(len(b.perm)))
+	for _, p := range b.perm {
+		out = binary.LittleEndian.AppendUint64(out, uint64(p))
+	}
+	return append(out, src...), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
+// Minibatch over the same model with the same size and replacement.
+func (b *Minibatch) UnmarshalBinary(data []byte) error {
+	u, ok := b.src.(encoding.BinaryUnmarshaler)
+	if !ok {
+		return fmt.Errorf("sgmcmc: Minibatch.UnmarshalBinary: random source %T does not implement encoding.BinaryUnmarshaler", b.src)
+	}
+	if len(data) < 8 {
+		return errors.New("sgmcmc: Minibatch.UnmarshalBinary: checkpoint too short")
+	}
+	n := binary.LittleEndian.Uint64(data)
+	if n != uint64(len(b.perm)) || uint64(len(data)) < 8+8*n {
+		return fmt.Errorf("sgmcmc: Minibatch.UnmarshalBinary: checkpoint of a permutation of length %d, minibatch has %d", n, len(b.perm))
+	}
+	perm := make([]int, n)
+	seen := make([]bool, n)
+	for i := range perm {
+		p := binary.LittleEndian.Uint64(data[8+8*i:])
+		if p >= n || seen[p] {
+			return errors.New("sgmcmc: Minibatch.UnmarshalBinary: checkpoint holds no valid permutation")
+		}
+		seen[p] = true
+		perm[i] = int(p)
+	}
+	if err := u.UnmarshalBinary(data[8+8*n:]); err != nil {
+		return fmt.Errorf("sgmcmc: Minibatch.UnmarshalBinary: random source: %w", err)
+	}
+	copy(b.perm, perm)
+	return nil
 }

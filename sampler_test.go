@@ -361,3 +361,67 @@ func (quadMetric) Dense(g *mat.SymDense, dg []*mat.SymDense, th []float64) {
 	dg[1].Zero()
 	dg[1].SetSym(1, 1, 2*th[1])
 }
+
+// TestCheckpoint: a chain restored from MarshalBinary checkpoints of the
+// sampler and its Minibatch continues bit for bit as the original.
+func TestCheckpoint(t *testing.T) {
+	t.Parallel()
+	build := func() (*Recipe, *Minibatch) {
+		mb, err := NewMinibatch(testModel{}, 3, false, rand.NewPCG(4, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSGHMC(mb, []float64{0.2, -0.1}, rand.NewPCG(5, 5), &SGHMCSettings{Friction: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, mb
+	}
+	a, amb := build()
+	for range 100 {
+		if err := a.Step(0.01); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, err := a.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := amb.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, bmb := build()
+	if err := b.UnmarshalBinary(cs); err != nil {
+		t.Fatal(err)
+	}
+	if err := bmb.UnmarshalBinary(cm); err != nil {
+		t.Fatal(err)
+	}
+	if b.Steps() != 100 {
+		t.Errorf("restored Steps = %d, want 100", b.Steps())
+	}
+	for k := range 100 {
+		_ = a.Step(0.01)
+		_ = b.Step(0.01)
+		for i, v := range a.State() {
+			if b.State()[i] != v {
+				t.Fatalf("step %d after restore: coordinate %d differs", k+1, i)
+			}
+		}
+	}
+	if err := b.UnmarshalBinary(cs[:10]); err == nil {
+		t.Error("truncated checkpoint: no error")
+	}
+	c, err := NewSGLD(GradFunc(testGrad), []float64{0.1}, plainSource{}, nil)
+	if err == nil {
+		if _, err := c.MarshalBinary(); err == nil {
+			t.Error("source without MarshalBinary: no error")
+		}
+	}
+}
+
+// plainSource is a rand.Source that cannot be checkpointed.
+type plainSource struct{}
+
+func (plainSource) Uint64() uint64 { return 42 }
