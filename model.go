@@ -101,8 +101,11 @@ func Potential(m Model, theta []float64) (float64, error) {
 //
 // With Noise set, Grad also estimates the diagonal of the gradient-noise
 // covariance from the per-datum gradients of the batch (the SGFS estimate of
-// Ahn et al. 2012, EQUATIONS §2): V̂ = (N²/n) · var_i(g_i), available through
-// NoiseVar. That costs O(n·d) per call and needs n ≥ 2.
+// Ahn et al. 2012, EQUATIONS §2): V̂ = (N²/n) · var_i(g_i), times the
+// finite-population correction (1 − n/N) for batches drawn without
+// replacement (without it V̂ overestimates the noise by N/(N − n), and B̂
+// over-corrects), available through NoiseVar. That costs O(n·d) per call
+// and needs n ≥ 2.
 type Minibatch struct {
 	// Noise enables the estimate of V̂. Set it before the first call to Grad.
 	Noise bool
@@ -224,6 +227,12 @@ func (b *Minibatch) gradNoise(dst, theta []float64, idx []int, scale float64) {
 	}
 	n := float64(len(idx))
 	N := float64(m.Len())
+	// Var(N·ḡ) = (N²/n)·S², times the finite-population correction 1 − n/N
+	// when the batch is drawn without replacement; s² is unbiased for S².
+	c := N * N / n
+	if !b.replace {
+		c *= 1 - n/N
+	}
 	for j := range d {
 		if n < 2 {
 			b.v[j] = 0
@@ -231,7 +240,7 @@ func (b *Minibatch) gradNoise(dst, theta []float64, idx []int, scale float64) {
 		}
 		mean := b.sum[j] / n
 		s2 := (b.sumsq[j] - n*mean*mean) / (n - 1)
-		b.v[j] = max(N*N/n*s2, 0)
+		b.v[j] = max(c*s2, 0)
 	}
 }
 

@@ -107,6 +107,100 @@ func TestMinibatchNoiseEstimate(t *testing.T) {
 	}
 }
 
+// TestMinibatchNoiseEstimateWithoutReplacement: without replacement the
+// estimate carries the finite-population correction 1 − n/N, so that it
+// still averages to the true variance of the minibatch gradient (without
+// the correction it is N/(N − n) = 10/6 too large here).
+func TestMinibatchNoiseEstimateWithoutReplacement(t *testing.T) {
+	t.Parallel()
+	th := []float64{0.3, -0.7}
+	mb, _ := NewMinibatch(testModel{}, 4, false, rand.NewPCG(5, 6))
+	mb.Noise = true
+	const n = 200000
+	g, v := make([]float64, 2), make([]float64, 2)
+	var sum, sumsq, vsum [2]float64
+	for range n {
+		mb.Grad(g, th)
+		mb.NoiseVar(v)
+		for j := range 2 {
+			sum[j] += g[j]
+			sumsq[j] += g[j] * g[j]
+			vsum[j] += v[j]
+		}
+	}
+	for j := range 2 {
+		m := sum[j] / n
+		emp := sumsq[j]/n - m*m
+		if rel := math.Abs(vsum[j]/n-emp) / emp; rel > 0.02 {
+			t.Errorf("coordinate %d: mean V̂ %.4f, empirical variance %.4f", j, vsum[j]/n, emp)
+		}
+	}
+}
+
+// TestSGHMCEstimatedNoise: SGHMC on minibatches of 3 out of 10 with B̂
+// estimated from the batch (Minibatch.Noise, EstimateNoise) samples the
+// exact posterior N(45/11, 1/11) of testModel's first coordinate, while
+// the uncorrected chain is visibly too wide (the gradient noise adds about
+// εV/(2C) ≈ 11 % to the variance at ε = 0.01, C = 10).
+func TestSGHMCEstimatedNoise(t *testing.T) {
+	t.Parallel()
+	steps := 2_000_000
+	if testing.Short() {
+		steps = 1_000_000
+	}
+	var ratio [2]float64
+	for k, est := range []bool{false, true} {
+		mb, _ := NewMinibatch(testModel{}, 3, false, rand.NewPCG(1, 1))
+		mb.Noise = est
+		s, err := NewSGHMC(mb, []float64{45.0 / 11, 0}, rand.NewPCG(2, 2), &SGHMCSettings{Friction: 10, EstimateNoise: est})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Averages over blocks of 10 steps keep the batch-means series short.
+		y := make([]float64, steps/10)
+		for i := range y {
+			var a float64
+			for range 10 {
+				if err := s.Step(0.01); err != nil {
+					t.Fatal(err)
+				}
+				x := s.Position()[0] - 45.0/11
+				a += x * x
+			}
+			y[i] = a / 10 * 11 // variance relative to the truth
+		}
+		m, se := meanBatchSE(y)
+		ratio[k] = m
+		t.Logf("estimated B̂ %v: variance/truth %.4f ± %.4f", est, m, se)
+		if est && math.Abs(m-1) > 4*se {
+			t.Errorf("with estimated B̂: variance/truth %.4f, want 1 within 4 SE (%.4f)", m, 4*se)
+		}
+		if !est && m-1 < 4*se {
+			t.Errorf("without B̂: variance/truth %.4f, want the gradient noise's excess above 4 SE (%.4f)", m, 4*se)
+		}
+	}
+}
+
+// meanBatchSE returns the mean of x and its standard error by 100 batch means.
+func meanBatchSE(x []float64) (mean, se float64) {
+	const nb = 100
+	bs := len(x) / nb
+	var means [nb]float64
+	for b := range nb {
+		for _, v := range x[b*bs : (b+1)*bs] {
+			means[b] += v
+		}
+		means[b] /= float64(bs)
+		mean += means[b]
+	}
+	mean /= nb
+	var ss float64
+	for _, m := range means {
+		ss += (m - mean) * (m - mean)
+	}
+	return mean, math.Sqrt(ss / (nb - 1) / nb)
+}
+
 func TestCheckModelAndGradient(t *testing.T) {
 	t.Parallel()
 	c, err := CheckModel(testModel{}, []float64{0.4, 1.2}, []int{0, 3, 9})
