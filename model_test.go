@@ -77,62 +77,38 @@ func TestMinibatchUnbiased(t *testing.T) {
 	}
 }
 
-// TestMinibatchNoiseEstimate: the SGFS estimate V̂ = (N²/n)·var_i(g_i)
-// averages to the true variance of the minibatch gradient when sampling
-// with replacement.
+// TestMinibatchNoiseEstimate: the SGFS estimate averages to the true
+// variance of the minibatch gradient. With replacement V̂ = (N²/n)·var_i(g_i)
+// and var(ĝ) = (N²/n)·σ²_pop; without replacement the estimate carries the
+// finite-population correction 1 − n/N (without it, it would be
+// N/(N − n) = 10/6 too large here).
 func TestMinibatchNoiseEstimate(t *testing.T) {
 	t.Parallel()
 	th := []float64{0.3, -0.7}
-	mb, _ := NewMinibatch(testModel{}, 4, true, rand.NewPCG(3, 4))
-	mb.Noise = true
-	const n = 200000
-	g, v := make([]float64, 2), make([]float64, 2)
-	var sum, sumsq, vsum [2]float64
-	for range n {
-		mb.Grad(g, th)
-		mb.NoiseVar(v)
+	for _, c := range []struct {
+		replace bool
+		seed    uint64
+	}{{true, 3}, {false, 5}} {
+		mb, _ := NewMinibatch(testModel{}, 4, c.replace, rand.NewPCG(c.seed, c.seed+1))
+		mb.Noise = true
+		const n = 200000
+		g, v := make([]float64, 2), make([]float64, 2)
+		var sum, sumsq, vsum [2]float64
+		for range n {
+			mb.Grad(g, th)
+			mb.NoiseVar(v)
+			for j := range 2 {
+				sum[j] += g[j]
+				sumsq[j] += g[j] * g[j]
+				vsum[j] += v[j]
+			}
+		}
 		for j := range 2 {
-			sum[j] += g[j]
-			sumsq[j] += g[j] * g[j]
-			vsum[j] += v[j]
-		}
-	}
-	for j := range 2 {
-		m := sum[j] / n
-		emp := sumsq[j]/n - m*m
-		// With replacement, var(ĝ) = (N²/n)·σ²_pop and E[V̂] = (N²/n)·σ²_pop too.
-		if rel := math.Abs(vsum[j]/n-emp) / emp; rel > 0.02 {
-			t.Errorf("coordinate %d: mean V̂ %.4f, empirical variance %.4f", j, vsum[j]/n, emp)
-		}
-	}
-}
-
-// TestMinibatchNoiseEstimateWithoutReplacement: without replacement the
-// estimate carries the finite-population correction 1 − n/N, so that it
-// still averages to the true variance of the minibatch gradient (without
-// the correction it is N/(N − n) = 10/6 too large here).
-func TestMinibatchNoiseEstimateWithoutReplacement(t *testing.T) {
-	t.Parallel()
-	th := []float64{0.3, -0.7}
-	mb, _ := NewMinibatch(testModel{}, 4, false, rand.NewPCG(5, 6))
-	mb.Noise = true
-	const n = 200000
-	g, v := make([]float64, 2), make([]float64, 2)
-	var sum, sumsq, vsum [2]float64
-	for range n {
-		mb.Grad(g, th)
-		mb.NoiseVar(v)
-		for j := range 2 {
-			sum[j] += g[j]
-			sumsq[j] += g[j] * g[j]
-			vsum[j] += v[j]
-		}
-	}
-	for j := range 2 {
-		m := sum[j] / n
-		emp := sumsq[j]/n - m*m
-		if rel := math.Abs(vsum[j]/n-emp) / emp; rel > 0.02 {
-			t.Errorf("coordinate %d: mean V̂ %.4f, empirical variance %.4f", j, vsum[j]/n, emp)
+			m := sum[j] / n
+			emp := sumsq[j]/n - m*m
+			if rel := math.Abs(vsum[j]/n-emp) / emp; rel > 0.02 {
+				t.Errorf("replace=%v, coordinate %d: mean V̂ %.4f, empirical variance %.4f", c.replace, j, vsum[j]/n, emp)
+			}
 		}
 	}
 }

@@ -221,20 +221,19 @@ func (d Dense) NonZero(int, int, int, int) bool { return true }
 // change: O(n³) then, O(n²) per draw otherwise. It allocates nothing after
 // construction.
 type SymDense struct {
-	n        int
-	f        func(dst *mat.SymDense, z []float64)
-	m        *mat.SymDense // D at the last state
-	chol     []float64     // n×n upper Cholesky factor U, UᵀU = ε(2D − εdiag(b))
-	u        []float64
-	cEps     float64
-	cOK      bool
-	constant bool
+	n    int
+	f    func(dst *mat.SymDense, z []float64)
+	m    *mat.SymDense // D at the last state
+	chol []float64     // n×n upper Cholesky factor U, UᵀU = ε(2D − εdiag(b))
+	u    []float64
+	cEps float64
+	cOK  bool
 }
 
 // NewSymDense returns the constant dense diffusion D = m. m is not copied.
 func NewSymDense(m *mat.SymDense) *SymDense {
 	n := m.SymmetricDim()
-	return &SymDense{n: n, m: m, chol: make([]float64, n*n), u: make([]float64, n), constant: true}
+	return &SymDense{n: n, m: m, chol: make([]float64, n*n), u: make([]float64, n)}
 }
 
 // NewSymFunc returns the state-dependent dense diffusion D(z) of size n×n;
@@ -278,7 +277,7 @@ func (s *SymDense) Noise(dst, z []float64, eps float64, b []float64, rng *rand.R
 	s.at(z)
 	n := s.n
 	tri := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: s.chol}
-	if !(s.constant && b == nil && s.cOK && s.cEps == eps) {
+	if !(s.f == nil && b == nil && s.cOK && s.cEps == eps) { // constant D: reuse the factor
 		raw := s.m.RawSymmetric()
 		mn, idx := math.Inf(1), -1
 		for i := range n {
@@ -814,7 +813,7 @@ func (r *Recipe) numericGamma(dst, z []float64) {
 	e := make([]float64, n)
 	jac := mat.NewDense(n, 1, nil)
 	for j := range n {
-		// Only columns that can depend on z matter; constant operators give 0.
+		// Column j of D + Q as a function of z_j alone.
 		f := func(y, x []float64) {
 			copy(zz, z)
 			zz[j] += x[0]

@@ -377,13 +377,9 @@ func (s *SCIR) Steps() int { return s.t }
 // nil use StepShape instead. A non-positive or non-finite â_j is reported as
 // a *StepError naming coordinate j, and the state is left unchanged.
 func (s *SCIR) Step(h float64) error {
-	if err := checkStepSize(h, s.t+1); err != nil {
+	if err := drawShape(h, s.t+1, s.est, s.ahat); err != nil {
 		return err
 	}
-	if s.est == nil {
-		return &StepError{Step: s.t + 1, Index: -1, Value: math.NaN(), What: "no ShapeEstimator: use StepShape"}
-	}
-	s.est.Shape(s.ahat)
 	return s.step(h, s.ahat)
 }
 
@@ -391,11 +387,8 @@ func (s *SCIR) Step(h float64) error {
 // plus the scaled latent counts of a larger Gibbs sampler (LDA, mixtures).
 // ahat must have length Dim and positive finite entries.
 func (s *SCIR) StepShape(h float64, ahat []float64) error {
-	if err := checkStepSize(h, s.t+1); err != nil {
+	if err := checkShapeInput(h, s.t+1, s.d, ahat); err != nil {
 		return err
-	}
-	if len(ahat) != s.d {
-		return &StepError{Step: s.t + 1, Index: -1, Value: float64(len(ahat)), What: "length of shape estimate differs from dimension"}
 	}
 	return s.step(h, ahat)
 }
@@ -602,4 +595,29 @@ func scirBD0(x, m float64) float64 {
 		return s
 	}
 	return x*math.Log(x/m) + m - x
+}
+
+// drawShape validates the step size of step and fills buf with the shape
+// estimate from est: the input of Step for SCIR and SGRLDSimplex.
+func drawShape(h float64, step int, est ShapeEstimator, buf []float64) error {
+	if err := checkStepSize(h, step); err != nil {
+		return err
+	}
+	if est == nil {
+		return &StepError{Step: step, Index: -1, Value: math.NaN(), What: "no ShapeEstimator: use StepShape"}
+	}
+	est.Shape(buf)
+	return nil
+}
+
+// checkShapeInput validates the step size of step and a caller-supplied
+// shape estimate of length d: the input of StepShape.
+func checkShapeInput(h float64, step, d int, ahat []float64) error {
+	if err := checkStepSize(h, step); err != nil {
+		return err
+	}
+	if len(ahat) != d {
+		return &StepError{Step: step, Index: -1, Value: float64(len(ahat)), What: "length of shape estimate differs from dimension"}
+	}
+	return nil
 }

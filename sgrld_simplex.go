@@ -112,24 +112,17 @@ func (g *SGRLDSimplex) Steps() int { return g.t }
 // non-positive or non-finite â_j is reported as a *StepError naming
 // coordinate j, and the state is left unchanged.
 func (g *SGRLDSimplex) Step(h float64) error {
-	if err := checkStepSize(h, g.t+1); err != nil {
+	if err := drawShape(h, g.t+1, g.est, g.ahat); err != nil {
 		return err
 	}
-	if g.est == nil {
-		return &StepError{Step: g.t + 1, Index: -1, Value: math.NaN(), What: "no ShapeEstimator: use StepShape"}
-	}
-	g.est.Shape(g.ahat)
 	return g.step(h, g.ahat)
 }
 
 // StepShape is Step with the shape estimate â supplied by the caller. ahat
 // must have length Dim and positive finite entries.
 func (g *SGRLDSimplex) StepShape(h float64, ahat []float64) error {
-	if err := checkStepSize(h, g.t+1); err != nil {
+	if err := checkShapeInput(h, g.t+1, g.d, ahat); err != nil {
 		return err
-	}
-	if len(ahat) != g.d {
-		return &StepError{Step: g.t + 1, Index: -1, Value: float64(len(ahat)), What: "length of shape estimate differs from dimension"}
 	}
 	return g.step(h, ahat)
 }
