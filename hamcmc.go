@@ -11,24 +11,6 @@ import (
 	"math/rand/v2"
 )
 
-// SameBatchGradient is an optional capability of a Gradient: evaluating the
-// stochastic gradient ∇Ũ_Ω more than once on one minibatch Ω. HAMCMC needs
-// it for its curvature pairs, y_t = ∇Ũ_Ω(θ_t) − ∇Ũ_Ω(θ_{t−M}) with both
-// gradients on the same Ω_t (Algorithm 1 of Şimşekli et al. 2016).
-//
-// A *Minibatch is used this way without implementing the interface (HAMCMC
-// calls its Draw and GradOn). A Gradient that simulates minibatch noise by
-// adding a random perturbation implements it by drawing the perturbation in
-// NewBatch and reusing it in GradSameBatch: "the same batch" is then the
-// same noise realisation.
-type SameBatchGradient interface {
-	// NewBatch draws a new minibatch Ω (or noise realisation).
-	NewBatch()
-	// GradSameBatch writes ∇Ũ_Ω(θ) into dst, on the Ω of the last call
-	// to NewBatch. It must not retain dst or theta.
-	GradSameBatch(dst, theta []float64)
-}
-
 // batchGrad evaluates a Gradient on one batch at a time, by the best means
 // the gradient offers.
 type batchGrad struct {

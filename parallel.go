@@ -41,22 +41,6 @@ func mix64(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// ChainError reports the failure of one chain of RunChains.
-type ChainError struct {
-	Chain int   // index of the chain
-	Err   error // its error
-}
-
-// Error names the chain and its error.
-func (e *ChainError) Error() string { return fmt.Sprintf("sgmcmc: chain %d: %v", e.Chain, e.Err) }
-
-// Unwrap returns e.Err.
-func (e *ChainError) Unwrap() error { return e.Err }
-
-// errOtherChain is the cancellation cause RunChains gives the chains still
-// running when one fails.
-var errOtherChain = errors.New("sgmcmc: another chain failed")
-
 // RunChains runs k independent chains concurrently, each with Run and the
 // options o, and returns their draws in chain order.
 //

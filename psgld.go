@@ -11,16 +11,6 @@ import (
 	"math/rand/v2"
 )
 
-// DiagHessianGradient is an optional capability of a Gradient: the
-// gradient together with the diagonal of the Hessian of Ũ, both on the same
-// minibatch. pSGLD's correction term Γ needs it.
-type DiagHessianGradient interface {
-	Gradient
-	// GradDiagHessian writes ∇Ũ(θ) into grad and the diagonal of ∇²Ũ(θ)
-	// into hess, on one minibatch. It must not retain its arguments.
-	GradDiagHessian(grad, hess, theta []float64)
-}
-
 // PSGLDSettings configures NewPSGLD. The zero value (or nil) is pSGLD with
 // α = 0.99, λ = 1e-5, ḡ = ∇Ũ, and Γ kept (which needs a
 // DiagHessianGradient).
