@@ -24,13 +24,13 @@ func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 		z = r.z
 	}
 	if len(z) != r.n {
-		return fmt.Errorf("sgmcmc: Check: state has length %d, want %d", len(z), r.n)
+		return errorf(ErrDimension, "Check: state has length %d, want %d", len(z), r.n)
 	}
 	if v == nil {
 		v = r.spec.NoiseVar
 	}
 	if v != nil && len(v) != r.d {
-		return fmt.Errorf("sgmcmc: Check: noise variance has length %d, want %d", len(v), r.d)
+		return errorf(ErrDimension, "Check: noise variance has length %d, want %d", len(v), r.d)
 	}
 	zc := append([]float64(nil), z...)
 	n := r.n
@@ -63,7 +63,10 @@ func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 		}
 	}
 	num := make([]float64, n)
-	r.numericGamma(num, zc)
+	if err := r.numericGamma(num, zc); err != nil {
+		ce.Problems = append(ce.Problems, err.Error())
+		return &ce
+	}
 	cl := make([]float64, n)
 	if !r.spec.NumericGamma && r.spec.Gamma != nil {
 		r.spec.Gamma(cl, zc)
@@ -125,42 +128,58 @@ func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 }
 
 // column writes column j of (D+Q)(z) into dst.
-func (r *Recipe) column(dst []float64, z []float64, j int, e []float64) {
+func (r *Recipe) column(dst []float64, z []float64, j int, e []float64) error {
 	clear(dst)
 	clear(e)
 	e[j] = 1
 	if r.spec.Prepare != nil {
-		_ = r.spec.Prepare(z)
+		if err := r.spec.Prepare(z); err != nil {
+			return err
+		}
 	}
 	r.spec.D.AddMulVec(dst, 1, e, z, 0, r.n)
 	if r.spec.Q != nil {
 		r.spec.Q.AddMulVec(dst, 1, e, z, 0, r.n)
 	}
+	return nil
 }
 
 // numericGamma writes Γ_i(z) = Σ_j ∂_j (D+Q)_ij(z) by central differences
-// into dst, leaving any Prepare cache at z.
-func (r *Recipe) numericGamma(dst, z []float64) {
+// into dst, leaving any Prepare cache at z. It fails if Prepare fails at a
+// perturbed state.
+func (r *Recipe) numericGamma(dst, z []float64) error {
 	n := r.n
 	clear(dst)
 	zz := make([]float64, n)
 	e := make([]float64, n)
 	jac := mat.NewDense(n, 1, nil)
+	var ferr error
 	for j := range n {
 		// Column j of D + Q as a function of z_j alone.
 		f := func(y, x []float64) {
 			copy(zz, z)
 			zz[j] += x[0]
-			r.column(y, zz, j, e)
+			if err := r.column(y, zz, j, e); err != nil && ferr == nil {
+				ferr = err
+			}
 		}
 		fd.Jacobian(jac, f, []float64{0}, &fd.JacobianSettings{Formula: fd.Central})
+		if ferr != nil {
+			break
+		}
 		for i := range n {
 			dst[i] += jac.At(i, 0)
 		}
 	}
 	if r.spec.Prepare != nil {
-		_ = r.spec.Prepare(z)
+		if err := r.spec.Prepare(z); err != nil && ferr == nil {
+			ferr = err
+		}
 	}
+	if ferr != nil {
+		return errorf(nil, "numeric Γ: Prepare fails near the state: %w", ferr)
+	}
+	return nil
 }
 
 // denseOf materialises op at z by applying it to unit vectors.

@@ -7,8 +7,6 @@ package sgmcmc
 import (
 	"encoding"
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 )
 
@@ -20,11 +18,11 @@ import (
 func (r *Recipe) MarshalBinary() ([]byte, error) {
 	m, ok := r.spec.Src.(encoding.BinaryMarshaler)
 	if !ok {
-		return nil, fmt.Errorf("sgmcmc: Recipe.MarshalBinary: random source %T does not implement encoding.BinaryMarshaler", r.spec.Src)
+		return nil, errorf(ErrUnsupported, "Recipe.MarshalBinary: random source %T does not implement encoding.BinaryMarshaler", r.spec.Src)
 	}
 	src, err := m.MarshalBinary()
 	if err != nil {
-		return nil, fmt.Errorf("sgmcmc: Recipe.MarshalBinary: %w", err)
+		return nil, errorf(ErrCheckpoint, "Recipe.MarshalBinary: %w", err)
 	}
 	b := binary.LittleEndian.AppendUint64(nil, uint64(r.t))
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(r.z)))
@@ -40,32 +38,32 @@ func (r *Recipe) MarshalBinary() ([]byte, error) {
 func (r *Recipe) UnmarshalBinary(data []byte) error {
 	u, ok := r.spec.Src.(encoding.BinaryUnmarshaler)
 	if !ok {
-		return fmt.Errorf("sgmcmc: Recipe.UnmarshalBinary: random source %T does not implement encoding.BinaryUnmarshaler", r.spec.Src)
+		return errorf(ErrUnsupported, "Recipe.UnmarshalBinary: random source %T does not implement encoding.BinaryUnmarshaler", r.spec.Src)
 	}
 	if len(data) < 16 {
-		return errors.New("sgmcmc: Recipe.UnmarshalBinary: checkpoint too short")
+		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: checkpoint too short")
 	}
 	t := binary.LittleEndian.Uint64(data)
 	n := binary.LittleEndian.Uint64(data[8:])
 	if n != uint64(len(r.z)) || uint64(len(data)) < 16+8*n {
-		return fmt.Errorf("sgmcmc: Recipe.UnmarshalBinary: checkpoint of a state of length %d, sampler has %d", n, len(r.z))
+		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: checkpoint of a state of length %d, sampler has %d", n, len(r.z))
 	}
 	z := make([]float64, n)
 	for i := range z {
 		z[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[16+8*i:]))
 	}
 	if i := firstNonFinite(z); i >= 0 {
-		return fmt.Errorf("sgmcmc: Recipe.UnmarshalBinary: non-finite state at coordinate %d", i)
+		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: non-finite state at coordinate %d", i)
 	}
 	if err := u.UnmarshalBinary(data[16+8*n:]); err != nil {
-		return fmt.Errorf("sgmcmc: Recipe.UnmarshalBinary: random source: %w", err)
+		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: random source: %w", err)
 	}
 	copy(r.z, z)
 	r.t = int(t)
 	r.thVer++
 	if r.spec.Prepare != nil {
 		if err := r.spec.Prepare(r.z); err != nil {
-			return fmt.Errorf("sgmcmc: Recipe.UnmarshalBinary: %w", err)
+			return errorf(nil, "Recipe.UnmarshalBinary: %w", err)
 		}
 	}
 	return nil
@@ -77,11 +75,11 @@ func (r *Recipe) UnmarshalBinary(data []byte) error {
 func (b *Minibatch) MarshalBinary() ([]byte, error) {
 	m, ok := b.src.(encoding.BinaryMarshaler)
 	if !ok {
-		return nil, fmt.Errorf("sgmcmc: Minibatch.MarshalBinary: random source %T does not implement encoding.BinaryMarshaler", b.src)
+		return nil, errorf(ErrUnsupported, "Minibatch.MarshalBinary: random source %T does not implement encoding.BinaryMarshaler", b.src)
 	}
 	src, err := m.MarshalBinary()
 	if err != nil {
-		return nil, fmt.Errorf("sgmcmc: Minibatch.MarshalBinary: %w", err)
+		return nil, errorf(ErrCheckpoint, "Minibatch.MarshalBinary: %w", err)
 	}
 	out := binary.LittleEndian.AppendUint64(nil, uint64(len(b.perm)))
 	for _, p := range b.perm {
@@ -95,27 +93,27 @@ func (b *Minibatch) MarshalBinary() ([]byte, error) {
 func (b *Minibatch) UnmarshalBinary(data []byte) error {
 	u, ok := b.src.(encoding.BinaryUnmarshaler)
 	if !ok {
-		return fmt.Errorf("sgmcmc: Minibatch.UnmarshalBinary: random source %T does not implement encoding.BinaryUnmarshaler", b.src)
+		return errorf(ErrUnsupported, "Minibatch.UnmarshalBinary: random source %T does not implement encoding.BinaryUnmarshaler", b.src)
 	}
 	if len(data) < 8 {
-		return errors.New("sgmcmc: Minibatch.UnmarshalBinary: checkpoint too short")
+		return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: checkpoint too short")
 	}
 	n := binary.LittleEndian.Uint64(data)
 	if n != uint64(len(b.perm)) || uint64(len(data)) < 8+8*n {
-		return fmt.Errorf("sgmcmc: Minibatch.UnmarshalBinary: checkpoint of a permutation of length %d, minibatch has %d", n, len(b.perm))
+		return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: checkpoint of a permutation of length %d, minibatch has %d", n, len(b.perm))
 	}
 	perm := make([]int, n)
 	seen := make([]bool, n)
 	for i := range perm {
 		p := binary.LittleEndian.Uint64(data[8+8*i:])
 		if p >= n || seen[p] {
-			return errors.New("sgmcmc: Minibatch.UnmarshalBinary: checkpoint holds no valid permutation")
+			return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: checkpoint holds no valid permutation")
 		}
 		seen[p] = true
 		perm[i] = int(p)
 	}
 	if err := u.UnmarshalBinary(data[8+8*n:]); err != nil {
-		return fmt.Errorf("sgmcmc: Minibatch.UnmarshalBinary: random source: %w", err)
+		return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: random source: %w", err)
 	}
 	copy(b.perm, perm)
 	return nil

@@ -10,6 +10,48 @@ import (
 	"strings"
 )
 
+// Errors that constructors, Run and checkpoint restores wrap, so that a
+// caller can test for a class of failure with errors.Is; the message of the
+// returned error names the function, the argument and the offending value.
+var (
+	// ErrNil: a required argument (gradient, model, source, metric,
+	// sampler, schedule, function) is nil.
+	ErrNil = errors.New("sgmcmc: nil argument")
+	// ErrDimension: a length or dimension is zero, negative or does not
+	// match another (theta0 against the model, a setting against dim θ).
+	ErrDimension = errors.New("sgmcmc: dimension mismatch")
+	// ErrNonFinite: an input holds NaN or ±Inf.
+	ErrNonFinite = errors.New("sgmcmc: value not finite")
+	// ErrRange: a setting is outside its allowed range (a negative
+	// friction, a batch larger than the data, an overflowing run length).
+	ErrRange = errors.New("sgmcmc: setting out of range")
+	// ErrUnsupported: a combination of settings that the method does not
+	// support, or an argument lacking a capability the settings need.
+	ErrUnsupported = errors.New("sgmcmc: unsupported combination")
+	// ErrCheckpoint: a checkpoint is truncated, corrupted, or belongs to a
+	// sampler of another kind or dimension.
+	ErrCheckpoint = errors.New("sgmcmc: invalid checkpoint")
+)
+
+// kindError is an error of one of the classes above with its own message.
+type kindError struct {
+	msg  string
+	errs []error
+}
+
+func (e *kindError) Error() string   { return e.msg }
+func (e *kindError) Unwrap() []error { return e.errs }
+
+// errorf returns an error whose message is "sgmcmc: " followed by the
+// formatted text and which wraps kind (unless nil) and any %w argument.
+func errorf(kind error, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	if kind == nil {
+		return &kindError{msg: "sgmcmc: " + err.Error(), errs: []error{err}}
+	}
+	return &kindError{msg: "sgmcmc: " + err.Error(), errs: []error{kind, err}}
+}
+
 // StepError reports a failure during a step: a non-finite value from the
 // user's gradient or metric, a state that became non-finite, or a noise
 // covariance 2D − εB̂ that is not positive semidefinite.

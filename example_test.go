@@ -60,7 +60,7 @@ func ExampleNewSGHMC() {
 // with a position-dependent friction, checked numerically before use.
 func ExampleNewRecipe() {
 	grad := sgmcmc.GradFunc(func(dst, th []float64) { dst[0] = th[0] }) // U = θ²/2
-	friction := sgmcmc.NewDiagFunc(1, func(dst, z []float64) { dst[0] = 1 + z[0]*z[0] })
+	friction, _ := sgmcmc.NewDiagFunc(1, func(dst, z []float64) { dst[0] = 1 + z[0]*z[0] })
 	D, _ := sgmcmc.NewBlock([]int{1, 1}, [][]sgmcmc.Operator{{nil, nil}, {nil, friction}})
 	Q, _ := sgmcmc.NewBlock([]int{1, 1}, [][]sgmcmc.Operator{{nil, sgmcmc.Scalar{N: 1, C: -1}}, {sgmcmc.Scalar{N: 1, C: 1}, nil}})
 	r, err := sgmcmc.NewRecipe(sgmcmc.RecipeSpec{
@@ -91,7 +91,7 @@ func ExampleNewRecipe() {
 // Check finds a wrong correction term: here a friction that depends on the
 // momentum itself, whose Γ_r = ∂_r D_rr = 2r was left out.
 func ExampleRecipe_Check() {
-	friction := sgmcmc.NewDiagFunc(1, func(dst, z []float64) { dst[0] = 1 + z[1]*z[1] })
+	friction, _ := sgmcmc.NewDiagFunc(1, func(dst, z []float64) { dst[0] = 1 + z[1]*z[1] })
 	D, _ := sgmcmc.NewBlock([]int{1, 1}, [][]sgmcmc.Operator{{nil, nil}, {nil, friction}})
 	Q, _ := sgmcmc.NewBlock([]int{1, 1}, [][]sgmcmc.Operator{{nil, sgmcmc.Scalar{N: 1, C: -1}}, {sgmcmc.Scalar{N: 1, C: 1}, nil}})
 	r, _ := sgmcmc.NewRecipe(sgmcmc.RecipeSpec{

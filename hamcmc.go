@@ -5,37 +5,26 @@
 package sgmcmc
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 )
 
-// batchGrad evaluates a Gradient on one batch at a time, by the best means
-// the gradient offers.
+// batchGrad evaluates a Gradient on one batch at a time when it implements
+// SameBatchGradient, and freshly at every call otherwise.
 type batchGrad struct {
 	g    Gradient
-	mb   *Minibatch
 	sb   SameBatchGradient
 	same bool
 }
 
 func newBatchGrad(g Gradient) batchGrad {
-	b := batchGrad{g: g}
-	switch v := g.(type) {
-	case *Minibatch:
-		b.mb, b.same = v, true
-	case SameBatchGradient:
-		b.sb, b.same = v, true
-	}
-	return b
+	sb, ok := g.(SameBatchGradient)
+	return batchGrad{g: g, sb: sb, same: ok}
 }
 
 func (b *batchGrad) newBatch() {
-	switch {
-	case b.mb != nil:
-		b.mb.Draw()
-	case b.sb != nil:
+	if b.same {
 		b.sb.NewBatch()
 	}
 }
@@ -43,14 +32,11 @@ func (b *batchGrad) newBatch() {
 // grad writes ∇Ũ(θ) on the current batch; for a plain Gradient each call is
 // a fresh evaluation.
 func (b *batchGrad) grad(dst, theta []float64) {
-	switch {
-	case b.mb != nil:
-		b.mb.GradOn(dst, theta, b.mb.Indices())
-	case b.sb != nil:
+	if b.same {
 		b.sb.GradSameBatch(dst, theta)
-	default:
-		b.g.Grad(dst, theta)
+		return
 	}
+	b.g.Grad(dst, theta)
 }
 
 // HAMCMCSettings configures NewHAMCMC. The zero value (or nil) is HAMCMC
@@ -187,38 +173,38 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 		s = &HAMCMCSettings{}
 	}
 	if grad == nil {
-		return nil, errors.New("sgmcmc: NewHAMCMC: nil gradient")
+		return nil, errorf(ErrNil, "NewHAMCMC: nil gradient")
 	}
 	if src == nil {
-		return nil, errors.New("sgmcmc: NewHAMCMC: nil random source")
+		return nil, errorf(ErrNil, "NewHAMCMC: nil random source")
 	}
 	m := s.M
 	if m == 0 {
 		m = 2
 	}
 	if m < 2 {
-		return nil, fmt.Errorf("sgmcmc: NewHAMCMC: M = %d, want ≥ 2", s.M)
+		return nil, errorf(ErrRange, "NewHAMCMC: M = %d, want ≥ 2", s.M)
 	}
 	gamma := s.Gamma
 	if gamma == 0 {
 		gamma = 1
 	}
 	if !(gamma > 0) || math.IsInf(gamma, 0) {
-		return nil, fmt.Errorf("sgmcmc: NewHAMCMC: Gamma = %v, want finite and > 0", s.Gamma)
+		return nil, errorf(ErrRange, "NewHAMCMC: Gamma = %v, want finite and > 0", s.Gamma)
 	}
 	if !(s.Lambda >= 0) || math.IsInf(s.Lambda, 0) {
-		return nil, fmt.Errorf("sgmcmc: NewHAMCMC: Lambda = %v, want finite and ≥ 0", s.Lambda)
+		return nil, errorf(ErrRange, "NewHAMCMC: Lambda = %v, want finite and ≥ 0", s.Lambda)
 	}
 	if !(s.MinCurvature >= 0) || s.MinCurvature >= 1 {
-		return nil, fmt.Errorf("sgmcmc: NewHAMCMC: MinCurvature = %v, want in [0, 1)", s.MinCurvature)
+		return nil, errorf(ErrRange, "NewHAMCMC: MinCurvature = %v, want in [0, 1)", s.MinCurvature)
 	}
 	var d int
 	switch {
 	case s.Init != nil && theta0 != nil:
-		return nil, errors.New("sgmcmc: NewHAMCMC: both theta0 and Settings.Init given")
+		return nil, errorf(ErrRange, "NewHAMCMC: both theta0 and Settings.Init given")
 	case s.Init != nil:
 		if len(s.Init) != 2*m+1 {
-			return nil, fmt.Errorf("sgmcmc: NewHAMCMC: %d initial samples, want 2M+1 = %d", len(s.Init), 2*m+1)
+			return nil, errorf(ErrRange, "NewHAMCMC: %d initial samples, want 2M+1 = %d", len(s.Init), 2*m+1)
 		}
 		d = len(s.Init[0])
 		for k, x := range s.Init {
@@ -233,11 +219,11 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 		}
 	}
 	if d == 0 {
-		return nil, errors.New("sgmcmc: NewHAMCMC: empty initial state")
+		return nil, errorf(ErrDimension, "NewHAMCMC: empty initial state")
 	}
 	lb, err := NewLBFGS(d, m-1, gamma, s.Lambda)
 	if err != nil {
-		return nil, fmt.Errorf("sgmcmc: NewHAMCMC: %w", err)
+		return nil, errorf(nil, "NewHAMCMC: %w", err)
 	}
 	lb.MinCurvature = s.MinCurvature
 	h := &HAMCMC{bg: newBatchGrad(grad), d: d, m: m, lag: m, gamma: gamma, lb: lb,
@@ -263,10 +249,10 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 		h.bg.grad(h.g1, s.Init[tau])
 		h.bg.grad(h.g0, s.Init[tau-h.lag])
 		if err := checkFinite(h.g1, tau, "non-finite gradient at an initial sample"); err != nil {
-			return nil, fmt.Errorf("sgmcmc: NewHAMCMC: %w", err)
+			return nil, errorf(nil, "NewHAMCMC: %w", err)
 		}
 		if err := checkFinite(h.g0, tau-h.lag, "non-finite gradient at an initial sample"); err != nil {
-			return nil, fmt.Errorf("sgmcmc: NewHAMCMC: %w", err)
+			return nil, errorf(nil, "NewHAMCMC: %w", err)
 		}
 		h.push(s.Init[tau], s.Init[tau-h.lag])
 	}
@@ -284,7 +270,8 @@ func (h *HAMCMC) push(x, base []float64) {
 		h.sv[i] = x[i] - base[i]
 		h.yv[i] = h.g1[i] - h.g0[i]
 	}
-	h.lb.Push(h.sv, h.yv)
+	// The lengths are the sampler's own, so Push cannot fail.
+	_, _ = h.lb.Push(h.sv, h.yv)
 	st := h.lb.Stats()
 	h.stats.PairsAccepted, h.stats.PairsRejected = st.Accepted, st.Rejected
 }
@@ -318,11 +305,12 @@ func (h *HAMCMC) Step(eps float64) error {
 	if err := checkFinite(h.g0, t, "non-finite gradient"); err != nil {
 		return err
 	}
-	h.lb.MulH(h.xi, h.g0)
+	// The lengths are the sampler's own, so the products cannot fail.
+	_ = h.lb.MulH(h.xi, h.g0)
 	for i := range h.z {
 		h.z[i] = h.rng.NormFloat64()
 	}
-	h.lb.MulS(h.z, h.z)
+	_ = h.lb.MulS(h.z, h.z)
 	sq := math.Sqrt(2 * eps)
 	for i, b := range base {
 		h.next[i] = b - eps*h.xi[i] + sq*h.z[i]

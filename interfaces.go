@@ -88,6 +88,11 @@ type BatchModel interface {
 type NoiseEstimator interface {
 	// NoiseVar writes diag(V̂) of the last call to Grad into dst.
 	NoiseVar(dst []float64)
+	// CanEstimateNoise returns nil if NoiseVar gives an estimate, and
+	// otherwise an error saying why not (a Minibatch without Noise set, or
+	// with fewer than two items per batch). Samplers asked to estimate B̂
+	// call it at construction.
+	CanEstimateNoise() error
 }
 
 // DiagMetric is a diagonal Riemannian metric G(θ) = diag(g(θ)) with g_i > 0,
@@ -116,8 +121,7 @@ type DenseMetric interface {
 // it for its curvature pairs, y_t = ∇Ũ_Ω(θ_t) − ∇Ũ_Ω(θ_{t−M}) with both
 // gradients on the same Ω_t (Algorithm 1 of Şimşekli et al. 2016).
 //
-// A *Minibatch is used this way without implementing the interface (HAMCMC
-// calls its Draw and GradOn). A Gradient that simulates minibatch noise by
+// Minibatch implements it. A Gradient that simulates minibatch noise by
 // adding a random perturbation implements it by drawing the perturbation in
 // NewBatch and reusing it in GradSameBatch: "the same batch" is then the
 // same noise realisation.

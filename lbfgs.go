@@ -5,8 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -85,13 +83,13 @@ type LBFGSStats struct {
 func NewLBFGS(dim, mem int, gamma, lambda float64) (*LBFGS, error) {
 	switch {
 	case dim <= 0:
-		return nil, fmt.Errorf("sgmcmc: NewLBFGS: dimension %d, want > 0", dim)
+		return nil, errorf(ErrDimension, "NewLBFGS: dimension %d, want > 0", dim)
 	case mem <= 0:
-		return nil, fmt.Errorf("sgmcmc: NewLBFGS: memory %d, want > 0", mem)
+		return nil, errorf(ErrRange, "NewLBFGS: memory %d, want > 0", mem)
 	case !(gamma > 0) || math.IsInf(gamma, 0):
-		return nil, fmt.Errorf("sgmcmc: NewLBFGS: γ = %v, want finite and > 0", gamma)
+		return nil, errorf(ErrRange, "NewLBFGS: γ = %v, want finite and > 0", gamma)
 	case !(lambda >= 0) || math.IsInf(lambda, 0):
-		return nil, fmt.Errorf("sgmcmc: NewLBFGS: λ = %v, want finite and ≥ 0", lambda)
+		return nil, errorf(ErrRange, "NewLBFGS: λ = %v, want finite and ≥ 0", lambda)
 	}
 	l := &LBFGS{dim: dim, mem: mem, gamma: gamma, lambda: lambda,
 		s: make([][]float64, mem), y: make([][]float64, mem), w: make([][]float64, mem),
@@ -133,25 +131,27 @@ func (l *LBFGS) Reset() {
 	l.order = l.order[:0]
 }
 
-// errLBFGSLen is the panic value for a vector of the wrong length.
-var errLBFGSLen = errors.New("sgmcmc: LBFGS: vector length does not match the dimension")
-
-func (l *LBFGS) checkLen(xs ...[]float64) {
+// checkLen returns an error wrapping ErrDimension if any of xs is not of
+// length Dim.
+func (l *LBFGS) checkLen(who string, xs ...[]float64) error {
 	for _, x := range xs {
 		if len(x) != l.dim {
-			panic(errLBFGSLen)
+			return errorf(ErrDimension, "LBFGS.%s: vector of length %d, want the dimension %d", who, len(x), l.dim)
 		}
 	}
+	return nil
 }
 
 // Push offers the pair (s, y), y a difference of gradients of the
 // potential, to the window: it takes the slot of the oldest pair, damps y to
 // y + λs and, if the pair passes the curvature test, uses it as the newest
 // pair. It reports whether the pair was accepted; a rejected pair leaves a
-// gap in the window. s and y are copied. Push panics if their lengths are
-// not Dim.
-func (l *LBFGS) Push(s, y []float64) bool {
-	l.checkLen(s, y)
+// gap in the window. s and y are copied. If their lengths are not Dim,
+// Push changes nothing and returns an error wrapping ErrDimension.
+func (l *LBFGS) Push(s, y []float64) (bool, error) {
+	if err := l.checkLen("Push", s, y); err != nil {
+		return false, err
+	}
 	k := l.next
 	l.next = (l.next + 1) % l.mem
 	l.n = min(l.n+1, l.mem)
@@ -178,7 +178,7 @@ func (l *LBFGS) Push(s, y []float64) bool {
 		l.stats.Rejected++
 	}
 	l.build()
-	return ok && l.inUse(k)
+	return ok && l.inUse(k), nil
 }
 
 func (l *LBFGS) inUse(k int) bool {
@@ -228,9 +228,12 @@ func (l *LBFGS) build() {
 }
 
 // MulH writes H·v into dst by the two-loop recursion, O(Mem·D). dst and v
-// may be the same slice.
-func (l *LBFGS) MulH(dst, v []float64) {
-	l.checkLen(dst, v)
+// may be the same slice. Vectors not of length Dim give an error wrapping
+// ErrDimension.
+func (l *LBFGS) MulH(dst, v []float64) error {
+	if err := l.checkLen("MulH", dst, v); err != nil {
+		return err
+	}
 	copy(dst, v)
 	for c := len(l.order) - 1; c >= 0; c-- {
 		k := l.order[c]
@@ -245,14 +248,17 @@ func (l *LBFGS) MulH(dst, v []float64) {
 		b := l.rho[k] * floats.Dot(l.y[k], dst)
 		floats.AddScaled(dst, l.alpha[k]-b, l.s[k])
 	}
+	return nil
 }
 
 // MulS writes S·v into dst, where S Sᵀ = H is the product-form square root
 // S = (I − p_K q_Kᵀ)⋯(I − p_1 q_1ᵀ)·√γ I. O(Mem·D) given the pairs. If v is
 // a standard normal vector, S·v is a draw from N(0, H). dst and v may be
 // the same slice.
-func (l *LBFGS) MulS(dst, v []float64) {
-	l.checkLen(dst, v)
+func (l *LBFGS) MulS(dst, v []float64) error {
+	if err := l.checkLen("MulS", dst, v); err != nil {
+		return err
+	}
 	sg := math.Sqrt(l.gamma)
 	for i, vi := range v {
 		dst[i] = sg * vi
@@ -262,13 +268,16 @@ func (l *LBFGS) MulS(dst, v []float64) {
 		c := l.rho[k] * (floats.Dot(l.w[k], dst)/l.rt[k] + floats.Dot(l.y[k], dst))
 		floats.AddScaled(dst, -c, l.s[k])
 	}
+	return nil
 }
 
 // MulC writes C·v into dst, where C Cᵀ = H⁻¹ is the product-form factor
 // C = (I − u_K v_Kᵀ)⋯(I − u_1 v_1ᵀ)·γ^(−1/2) I. dst and v may be the same
 // slice.
-func (l *LBFGS) MulC(dst, v []float64) {
-	l.checkLen(dst, v)
+func (l *LBFGS) MulC(dst, v []float64) error {
+	if err := l.checkLen("MulC", dst, v); err != nil {
+		return err
+	}
 	sg := 1 / math.Sqrt(l.gamma)
 	for i, vi := range v {
 		dst[i] = sg * vi
@@ -279,13 +288,16 @@ func (l *LBFGS) MulC(dst, v []float64) {
 		floats.AddScaled(dst, -c*l.rt[k], l.y[k])
 		floats.AddScaled(dst, -c, l.w[k])
 	}
+	return nil
 }
 
 // MulB writes B·v = H⁻¹·v into dst, O(Mem·D), by the direct BFGS form
 // B = I/γ + Σ_k [ρ_k y_k y_kᵀ − w_k w_kᵀ / s_kᵀw_k]. dst and v may be the
 // same slice.
-func (l *LBFGS) MulB(dst, v []float64) {
-	l.checkLen(dst, v)
+func (l *LBFGS) MulB(dst, v []float64) error {
+	if err := l.checkLen("MulB", dst, v); err != nil {
+		return err
+	}
 	x := l.tmp
 	copy(x, v)
 	for i, xi := range x {
@@ -295,4 +307,5 @@ func (l *LBFGS) MulB(dst, v []float64) {
 		floats.AddScaled(dst, l.rho[k]*floats.Dot(l.y[k], x), l.y[k])
 		floats.AddScaled(dst, -floats.Dot(l.w[k], x)/l.sig[k], l.w[k])
 	}
+	return nil
 }

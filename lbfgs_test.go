@@ -72,7 +72,7 @@ func (r *denseLBFGS) update(s, y []float64) {
 }
 
 // matOf returns the d×d matrix of the linear map f by its columns.
-func matOf(d int, f func(dst, v []float64)) *mat.Dense {
+func matOf(d int, f func(dst, v []float64) error) *mat.Dense {
 	m := mat.NewDense(d, d, nil)
 	e := make([]float64, d)
 	col := make([]float64, d)
@@ -142,7 +142,7 @@ func TestLBFGSMatchesDense(t *testing.T) {
 						y[i] = -y[i] - 2*c.lambda*s[i]
 					}
 				}
-				if got := l.Push(s, y); got == isBad {
+				if got, err := l.Push(s, y); err != nil || got == isBad {
 					t.Fatalf("push %d: accepted = %v, want %v", p, got, !isBad)
 				}
 				var e *pair
@@ -202,7 +202,7 @@ func TestLBFGSMatchesDense(t *testing.T) {
 			for i := range v {
 				v[i] = rng.NormFloat64()
 			}
-			for name, f := range map[string]func(dst, v []float64){"MulH": l.MulH, "MulS": l.MulS, "MulC": l.MulC, "MulB": l.MulB} {
+			for name, f := range map[string]func(dst, v []float64) error{"MulH": l.MulH, "MulS": l.MulS, "MulC": l.MulC, "MulB": l.MulB} {
 				want := make([]float64, c.d)
 				f(want, v)
 				got := append([]float64(nil), v...)
@@ -282,7 +282,7 @@ func TestLBFGSRejects(t *testing.T) {
 		{math.Inf(1), 0, 0},           // not finite
 		{1, math.Inf(-1), math.NaN()}, // not finite
 	} {
-		if l.Push(s, y) {
+		if ok, _ := l.Push(s, y); ok {
 			t.Errorf("pair y = %v accepted", y)
 		}
 	}
@@ -293,7 +293,7 @@ func TestLBFGSRejects(t *testing.T) {
 		t.Errorf("Len = %d, want 0", l.Len())
 	}
 	v := []float64{1, 2, 3}
-	for name, f := range map[string]func(dst, v []float64){"MulH": l.MulH, "MulS": l.MulS, "MulC": l.MulC, "MulB": l.MulB} {
+	for name, f := range map[string]func(dst, v []float64) error{"MulH": l.MulH, "MulS": l.MulS, "MulC": l.MulC, "MulB": l.MulB} {
 		got := make([]float64, 3)
 		f(got, v)
 		scale := map[string]float64{"MulH": 0.5, "MulS": math.Sqrt(0.5), "MulC": 1 / math.Sqrt(0.5), "MulB": 2}[name]
@@ -306,7 +306,7 @@ func TestLBFGSRejects(t *testing.T) {
 	}
 	// Damping rescues a slightly negative pair: sᵀ(y + λs) = −0.5 + 1 > 0.
 	d, _ := NewLBFGS(3, 2, 1, 1)
-	if !d.Push(s, []float64{-0.5, 0, 0}) {
+	if ok, _ := d.Push(s, []float64{-0.5, 0, 0}); !ok {
 		t.Error("damped pair rejected")
 	}
 	// A gap keeps its slot: after a good pair and a bad one, pushing a

@@ -5,8 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
-	"fmt"
 	"math/rand/v2"
 )
 
@@ -45,17 +43,17 @@ type Minibatch struct {
 // src. With replace false each batch has n distinct items.
 func NewMinibatch(m Model, n int, replace bool, src rand.Source) (*Minibatch, error) {
 	if m == nil {
-		return nil, errors.New("sgmcmc: NewMinibatch: nil model")
+		return nil, errorf(ErrNil, "NewMinibatch: nil model")
 	}
 	if src == nil {
-		return nil, errors.New("sgmcmc: NewMinibatch: nil random source")
+		return nil, errorf(ErrNil, "NewMinibatch: nil random source")
 	}
 	N := m.Len()
 	if N <= 0 {
-		return nil, fmt.Errorf("sgmcmc: NewMinibatch: model has %d data items", N)
+		return nil, errorf(ErrDimension, "NewMinibatch: model has %d data items", N)
 	}
 	if n <= 0 || (!replace && n > N) {
-		return nil, fmt.Errorf("sgmcmc: NewMinibatch: batch size %d not in [1, %d]", n, N)
+		return nil, errorf(ErrRange, "NewMinibatch: batch size %d not in [1, %d]", n, N)
 	}
 	b := &Minibatch{model: m, n: n, replace: replace, src: src, rng: rand.New(src), idx: make([]int, n)}
 	if !replace {
@@ -161,6 +159,31 @@ func (b *Minibatch) gradNoise(dst, theta []float64, idx []int, scale float64) {
 		s2 := (b.sumsq[j] - n*mean*mean) / (n - 1)
 		b.v[j] = max(c*s2, 0)
 	}
+}
+
+var (
+	_ SameBatchGradient = (*Minibatch)(nil)
+	_ NoiseEstimator    = (*Minibatch)(nil)
+)
+
+// NewBatch draws a new batch (SameBatchGradient); GradSameBatch evaluates
+// on it.
+func (b *Minibatch) NewBatch() { b.Draw() }
+
+// GradSameBatch writes ∇Ũ(θ) on the batch of the last call to NewBatch,
+// Draw or Grad (SameBatchGradient).
+func (b *Minibatch) GradSameBatch(dst, theta []float64) { b.GradOn(dst, theta, b.idx) }
+
+// CanEstimateNoise reports whether NoiseVar gives an estimate: Noise must
+// be set and the batch must hold at least two items (NoiseEstimator).
+func (b *Minibatch) CanEstimateNoise() error {
+	if !b.Noise {
+		return errorf(ErrUnsupported, "Minibatch: Noise is not set, so there is no estimate of the gradient noise")
+	}
+	if b.n < 2 {
+		return errorf(ErrRange, "Minibatch: the noise estimate needs a batch of at least 2 items, have %d", b.n)
+	}
+	return nil
 }
 
 // NoiseVar writes the diagonal of V̂ for the last batch into dst. It writes

@@ -5,7 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -17,10 +16,10 @@ import (
 func Potential(m Model, theta []float64) (float64, error) {
 	ld, ok := m.(LogDensity)
 	if !ok {
-		return math.NaN(), errors.New("sgmcmc: Potential: model does not implement LogDensity")
+		return math.NaN(), errorf(ErrUnsupported, "Potential: model does not implement LogDensity")
 	}
 	if len(theta) != m.Dim() {
-		return math.NaN(), fmt.Errorf("sgmcmc: Potential: len(theta) = %d, model dimension %d", len(theta), m.Dim())
+		return math.NaN(), errorf(ErrDimension, "Potential: len(theta) = %d, model dimension %d", len(theta), m.Dim())
 	}
 	u := -ld.LogPrior(theta)
 	for i := range m.Len() {
@@ -72,10 +71,10 @@ func CheckGradient(f func(x []float64) float64, grad func(dst, x []float64), x [
 func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
 	ld, ok := m.(LogDensity)
 	if !ok {
-		return GradCheck{}, errors.New("sgmcmc: CheckModel: model does not implement LogDensity")
+		return GradCheck{}, errorf(ErrUnsupported, "CheckModel: model does not implement LogDensity")
 	}
 	if len(theta) != m.Dim() {
-		return GradCheck{}, fmt.Errorf("sgmcmc: CheckModel: len(theta) = %d, model dimension %d", len(theta), m.Dim())
+		return GradCheck{}, errorf(ErrDimension, "CheckModel: len(theta) = %d, model dimension %d", len(theta), m.Dim())
 	}
 	worst := CheckGradient(ld.LogPrior, func(dst, x []float64) {
 		clear(dst)
@@ -83,7 +82,7 @@ func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
 	}, theta)
 	for _, i := range items {
 		if i < 0 || i >= m.Len() {
-			return worst, fmt.Errorf("sgmcmc: CheckModel: item %d out of range [0, %d)", i, m.Len())
+			return worst, errorf(ErrRange, "CheckModel: item %d out of range [0, %d)", i, m.Len())
 		}
 		c := CheckGradient(func(x []float64) float64 { return ld.LogLik(x, i) }, func(dst, x []float64) {
 			clear(dst)

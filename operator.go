@@ -6,7 +6,6 @@ package sgmcmc
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -121,9 +120,15 @@ type DiagFunc struct {
 }
 
 // NewDiagFunc returns the operator diag(f(z)) of size n×n; f writes the
-// diagonal at state z into dst.
-func NewDiagFunc(n int, f func(dst, z []float64)) *DiagFunc {
-	return &DiagFunc{n: n, f: f, buf: make([]float64, n)}
+// diagonal at state z into dst. n must be positive and f not nil.
+func NewDiagFunc(n int, f func(dst, z []float64)) (*DiagFunc, error) {
+	if n <= 0 {
+		return nil, errorf(ErrDimension, "NewDiagFunc: size %d, want > 0", n)
+	}
+	if f == nil {
+		return nil, errorf(ErrNil, "NewDiagFunc: nil function")
+	}
+	return &DiagFunc{n: n, f: f, buf: make([]float64, n)}, nil
 }
 
 // Dims returns (n, n).
@@ -146,17 +151,27 @@ func (d *DiagFunc) Noise(dst, z []float64, eps float64, b []float64, rng *rand.R
 	return diagNoise(dst, eps, b, rng, d.buf, 0)
 }
 
-// Dense is a constant dense operator. It is not a Diffusion: use SymDense
-// for a dense D.
-type Dense struct {
+// Matrix is a constant dense operator, typically a curl Q. It is not a
+// Diffusion: use SymMatrix for a dense D.
+type Matrix struct {
 	M *mat.Dense
 }
 
-// Dims returns the dimensions of M.
-func (d Dense) Dims() (int, int) { return d.M.Dims() }
+// Dense is the former name of Matrix.
+//
+// Deprecated: use Matrix; Dense read as gonum's mat.Dense.
+type Dense = Matrix
+
+// Dims returns the dimensions of M, or (0, 0) if M is nil.
+func (d Matrix) Dims() (int, int) {
+	if d.M == nil {
+		return 0, 0
+	}
+	return d.M.Dims()
+}
 
 // AddMulVec adds alpha·(M x)[lo:hi] to dst[lo:hi].
-func (d Dense) AddMulVec(dst []float64, alpha float64, x, _ []float64, lo, hi int) {
+func (d Matrix) AddMulVec(dst []float64, alpha float64, x, _ []float64, lo, hi int) {
 	_, c := d.M.Dims()
 	raw := d.M.RawMatrix()
 	for i := lo; i < hi; i++ {
@@ -170,14 +185,14 @@ func (d Dense) AddMulVec(dst []float64, alpha float64, x, _ []float64, lo, hi in
 }
 
 // NonZero reports true.
-func (d Dense) NonZero(int, int, int, int) bool { return true }
+func (d Matrix) NonZero(int, int, int, int) bool { return true }
 
-// SymDense is a dense symmetric positive semidefinite diffusion, either
-// constant (NewSymDense) or state-dependent (NewSymFunc). Its noise uses
+// SymMatrix is a dense symmetric positive semidefinite diffusion, either
+// constant (NewSymMatrix) or state-dependent (NewSymFunc). Its noise uses
 // the Cholesky factor of ε(2D − εdiag(b)), recomputed only when D, ε or b
 // change: O(n³) then, O(n²) per draw otherwise. It allocates nothing after
 // construction.
-type SymDense struct {
+type SymMatrix struct {
 	n    int
 	f    func(dst *mat.SymDense, z []float64)
 	m    *mat.SymDense // D at the last state
@@ -187,29 +202,59 @@ type SymDense struct {
 	cOK  bool
 }
 
-// NewSymDense returns the constant dense diffusion D = m. m is not copied.
-func NewSymDense(m *mat.SymDense) *SymDense {
+// SymDense is the former name of SymMatrix.
+//
+// Deprecated: use SymMatrix; SymDense read as gonum's mat.SymDense.
+type SymDense = SymMatrix
+
+// NewSymMatrix returns the constant dense diffusion D = m. m is not copied;
+// it must not be nil or empty.
+func NewSymMatrix(m *mat.SymDense) (*SymMatrix, error) {
+	if m == nil {
+		return nil, errorf(ErrNil, "NewSymMatrix: nil matrix")
+	}
+	if m.IsEmpty() {
+		return nil, errorf(ErrDimension, "NewSymMatrix: empty matrix")
+	}
 	n := m.SymmetricDim()
-	return &SymDense{n: n, m: m, chol: make([]float64, n*n), u: make([]float64, n)}
+	return &SymMatrix{n: n, m: m, chol: make([]float64, n*n), u: make([]float64, n)}, nil
+}
+
+// NewSymDense returns the constant dense diffusion D = m, or a 0×0
+// operator, which NewRecipe rejects, if m is nil or empty.
+//
+// Deprecated: use NewSymMatrix, which reports a bad m as an error.
+func NewSymDense(m *mat.SymDense) *SymMatrix {
+	s, err := NewSymMatrix(m)
+	if err != nil {
+		return &SymMatrix{}
+	}
+	return s
 }
 
 // NewSymFunc returns the state-dependent dense diffusion D(z) of size n×n;
-// f writes D(z) into dst.
-func NewSymFunc(n int, f func(dst *mat.SymDense, z []float64)) *SymDense {
-	return &SymDense{n: n, f: f, m: mat.NewSymDense(n, nil), chol: make([]float64, n*n), u: make([]float64, n)}
+// f writes D(z) into dst. n must be positive and f not nil.
+func NewSymFunc(n int, f func(dst *mat.SymDense, z []float64)) (*SymMatrix, error) {
+	if n <= 0 {
+		return nil, errorf(ErrDimension, "NewSymFunc: size %d, want > 0", n)
+	}
+	if f == nil {
+		return nil, errorf(ErrNil, "NewSymFunc: nil function")
+	}
+	return &SymMatrix{n: n, f: f, m: mat.NewSymDense(n, nil), chol: make([]float64, n*n), u: make([]float64, n)}, nil
 }
 
 // Dims returns (n, n).
-func (s *SymDense) Dims() (int, int) { return s.n, s.n }
+func (s *SymMatrix) Dims() (int, int) { return s.n, s.n }
 
-func (s *SymDense) at(z []float64) {
+func (s *SymMatrix) at(z []float64) {
 	if s.f != nil {
 		s.f(s.m, z)
 	}
 }
 
 // AddMulVec adds alpha·(D(z) x)[lo:hi] to dst[lo:hi].
-func (s *SymDense) AddMulVec(dst []float64, alpha float64, x, z []float64, lo, hi int) {
+func (s *SymMatrix) AddMulVec(dst []float64, alpha float64, x, z []float64, lo, hi int) {
 	s.at(z)
 	raw := s.m.RawSymmetric()
 	for i := lo; i < hi; i++ {
@@ -226,11 +271,11 @@ func (s *SymDense) AddMulVec(dst []float64, alpha float64, x, z []float64, lo, h
 }
 
 // NonZero reports true.
-func (s *SymDense) NonZero(int, int, int, int) bool { return true }
+func (s *SymMatrix) NonZero(int, int, int, int) bool { return true }
 
 // Noise draws N(0, eps(2D(z) − eps·diag(b))) as Uᵀu with UᵀU the Cholesky
 // factorisation of the covariance and u standard normal.
-func (s *SymDense) Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error {
+func (s *SymMatrix) Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error {
 	s.at(z)
 	n := s.n
 	tri := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: s.chol}
@@ -276,25 +321,25 @@ type Block struct {
 // for rows and columns) and blocks ops[i][j] of size sizes[i]×sizes[j].
 func NewBlock(sizes []int, ops [][]Operator) (*Block, error) {
 	if len(ops) != len(sizes) {
-		return nil, fmt.Errorf("sgmcmc: NewBlock: %d block rows for %d sizes", len(ops), len(sizes))
+		return nil, errorf(ErrDimension, "NewBlock: %d block rows for %d sizes", len(ops), len(sizes))
 	}
 	b := &Block{sizes: append([]int(nil), sizes...), off: make([]int, len(sizes)+1), ops: ops, diff: true}
 	for i, s := range sizes {
 		if s <= 0 {
-			return nil, fmt.Errorf("sgmcmc: NewBlock: block %d has size %d", i, s)
+			return nil, errorf(ErrDimension, "NewBlock: block %d has size %d", i, s)
 		}
 		b.off[i+1] = b.off[i] + s
 	}
 	for i, row := range ops {
 		if len(row) != len(sizes) {
-			return nil, fmt.Errorf("sgmcmc: NewBlock: block row %d has %d blocks, want %d", i, len(row), len(sizes))
+			return nil, errorf(ErrDimension, "NewBlock: block row %d has %d blocks, want %d", i, len(row), len(sizes))
 		}
 		for j, op := range row {
 			if op == nil {
 				continue
 			}
 			if r, c := op.Dims(); r != sizes[i] || c != sizes[j] {
-				return nil, fmt.Errorf("sgmcmc: NewBlock: block (%d,%d) is %d×%d, want %d×%d", i, j, r, c, sizes[i], sizes[j])
+				return nil, errorf(ErrDimension, "NewBlock: block (%d,%d) is %d×%d, want %d×%d", i, j, r, c, sizes[i], sizes[j])
 			}
 			if i != j {
 				b.diff = false
@@ -347,7 +392,7 @@ func (b *Block) NonZero(rlo, rhi, clo, chi int) bool {
 // noise (and an error if b asks for a positive B̂ there).
 func (b *Block) Noise(dst, z []float64, eps float64, bh []float64, rng *rand.Rand) error {
 	if !b.diff {
-		return errors.New("sgmcmc: Block used as a diffusion must be block-diagonal with Diffusion blocks")
+		return errorf(ErrRange, "Block used as a diffusion must be block-diagonal with Diffusion blocks")
 	}
 	for i := range b.sizes {
 		r0, r1 := b.off[i], b.off[i+1]

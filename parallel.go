@@ -64,10 +64,10 @@ func mix64(z uint64) uint64 {
 // far and ctx.Err().
 func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain int, src rand.Source) (Sampler, error), o RunOptions) ([]*Chain, error) {
 	if k <= 0 {
-		return nil, fmt.Errorf("sgmcmc: RunChains: k = %d chains, want > 0", k)
+		return nil, errorf(ErrRange, "RunChains: k = %d chains, want > 0", k)
 	}
 	if newSampler == nil {
-		return nil, errors.New("sgmcmc: RunChains: nil newSampler")
+		return nil, errorf(ErrNil, "RunChains: nil newSampler")
 	}
 	samplers := make([]Sampler, k)
 	for c := range samplers {

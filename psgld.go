@@ -5,8 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -101,14 +99,14 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 		s = &PSGLDSettings{}
 	}
 	if grad == nil {
-		return nil, errors.New("sgmcmc: NewPSGLD: nil gradient")
+		return nil, errorf(ErrNil, "NewPSGLD: nil gradient")
 	}
 	if src == nil {
-		return nil, errors.New("sgmcmc: NewPSGLD: nil random source")
+		return nil, errorf(ErrNil, "NewPSGLD: nil random source")
 	}
 	d := len(theta0)
 	if d == 0 {
-		return nil, errors.New("sgmcmc: NewPSGLD: empty theta0")
+		return nil, errorf(ErrDimension, "NewPSGLD: empty theta0")
 	}
 	if err := checkVector("NewPSGLD", "theta0", theta0, d, anyFinite); err != nil {
 		return nil, err
@@ -116,12 +114,12 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 	alpha := s.Alpha
 	switch {
 	case s.Memoryless && alpha != 0:
-		return nil, fmt.Errorf("sgmcmc: NewPSGLD: Memoryless with Alpha = %v", alpha)
+		return nil, errorf(ErrRange, "NewPSGLD: Memoryless with Alpha = %v", alpha)
 	case s.Memoryless:
 	case alpha == 0:
 		alpha = 0.99
 	case !(alpha > 0 && alpha < 1):
-		return nil, fmt.Errorf("sgmcmc: NewPSGLD: Alpha = %v, want in [0, 1)", alpha)
+		return nil, errorf(ErrRange, "NewPSGLD: Alpha = %v, want in [0, 1)", alpha)
 	}
 	lam := s.Lambda
 	if lam == 0 {
@@ -143,7 +141,7 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 	if p.keep {
 		hg, ok := grad.(DiagHessianGradient)
 		if !ok {
-			return nil, errors.New("sgmcmc: NewPSGLD: keeping Γ needs a gradient that implements DiagHessianGradient; set DropGamma for the (biased) pSGLD of the paper's experiments")
+			return nil, errorf(ErrUnsupported, "NewPSGLD: keeping Γ needs a gradient that implements DiagHessianGradient; set DropGamma for the (biased) pSGLD of the paper's experiments")
 		}
 		p.hg = hg
 	}

@@ -6,7 +6,6 @@ package sgmcmc
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -95,6 +94,7 @@ type Recipe struct {
 	gVer   int // θ version of g, -1 if none
 	thVer  int
 	gCache []float64 // numeric Γ columns
+	integ  integrator
 }
 
 var _ Sampler = (*Recipe)(nil)
@@ -102,19 +102,19 @@ var _ Sampler = (*Recipe)(nil)
 // NewRecipe validates s and returns the sampler.
 func NewRecipe(s RecipeSpec) (*Recipe, error) {
 	if s.Grad == nil {
-		return nil, errors.New("sgmcmc: recipe: nil Grad")
+		return nil, errorf(ErrNil, "recipe: nil Grad")
 	}
 	if s.D == nil {
-		return nil, errors.New("sgmcmc: recipe: nil D")
+		return nil, errorf(ErrNil, "recipe: nil D")
 	}
 	if s.Src == nil {
-		return nil, errors.New("sgmcmc: recipe: nil random source")
+		return nil, errorf(ErrNil, "recipe: nil random source")
 	}
 	if len(s.Z0) == 0 {
-		return nil, errors.New("sgmcmc: recipe: empty initial state")
+		return nil, errorf(ErrDimension, "recipe: empty initial state")
 	}
 	if i := firstNonFinite(s.Z0); i >= 0 {
-		return nil, fmt.Errorf("sgmcmc: recipe: initial state not finite at coordinate %d (%v)", i, s.Z0[i])
+		return nil, errorf(ErrNonFinite, "recipe: initial state not finite at coordinate %d (%v)", i, s.Z0[i])
 	}
 	if s.Blocks == nil {
 		s.Blocks = []int{len(s.Z0)}
@@ -122,42 +122,51 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 	r := &Recipe{spec: s, off: make([]int, len(s.Blocks)+1), gVer: -1}
 	for i, b := range s.Blocks {
 		if b <= 0 {
-			return nil, fmt.Errorf("sgmcmc: recipe: block %d has size %d", i, b)
+			return nil, errorf(ErrDimension, "recipe: block %d has size %d", i, b)
 		}
 		r.off[i+1] = r.off[i] + b
 	}
 	r.n, r.d = r.off[len(s.Blocks)], s.Blocks[0]
 	if r.n != len(s.Z0) {
-		return nil, fmt.Errorf("sgmcmc: recipe: blocks sum to %d, initial state has length %d", r.n, len(s.Z0))
+		return nil, errorf(ErrDimension, "recipe: blocks sum to %d, initial state has length %d", r.n, len(s.Z0))
 	}
 	if rr, c := s.D.Dims(); rr != r.n || c != r.n {
-		return nil, fmt.Errorf("sgmcmc: recipe: D is %d×%d, state has length %d", rr, c, r.n)
+		return nil, errorf(ErrDimension, "recipe: D is %d×%d, state has length %d", rr, c, r.n)
 	}
 	if s.Q != nil {
 		if rr, c := s.Q.Dims(); rr != r.n || c != r.n {
-			return nil, fmt.Errorf("sgmcmc: recipe: Q is %d×%d, state has length %d", rr, c, r.n)
+			return nil, errorf(ErrDimension, "recipe: Q is %d×%d, state has length %d", rr, c, r.n)
 		}
 	}
 	if s.NoiseVar != nil {
 		if len(s.NoiseVar) != r.d {
-			return nil, fmt.Errorf("sgmcmc: recipe: NoiseVar has length %d, want dim θ = %d", len(s.NoiseVar), r.d)
+			return nil, errorf(ErrDimension, "recipe: NoiseVar has length %d, want dim θ = %d", len(s.NoiseVar), r.d)
 		}
 		for i, v := range s.NoiseVar {
 			if !(v >= 0) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("sgmcmc: recipe: NoiseVar[%d] = %v, want finite ≥ 0", i, v)
+				return nil, errorf(ErrNonFinite, "recipe: NoiseVar[%d] = %v, want finite ≥ 0", i, v)
 			}
 		}
 	}
+	if blk, ok := s.D.(*Block); ok && !blk.diff {
+		return nil, errorf(ErrUnsupported, "recipe: a Block used as D must be block-diagonal with Diffusion diagonal blocks")
+	}
 	if s.EstimateNoise {
-		if _, ok := s.Grad.(NoiseEstimator); !ok {
-			return nil, errors.New("sgmcmc: recipe: EstimateNoise needs a Grad that implements NoiseEstimator (e.g. a Minibatch with Noise set)")
+		ne, ok := s.Grad.(NoiseEstimator)
+		if ok {
+			if err := ne.CanEstimateNoise(); err != nil {
+				return nil, errorf(ErrUnsupported, "recipe: EstimateNoise: %w", err)
+			}
+		}
+		if !ok {
+			return nil, errorf(ErrUnsupported, "recipe: EstimateNoise needs a Grad that implements NoiseEstimator (e.g. a Minibatch with Noise set)")
 		}
 	}
 	if (s.NoiseVar != nil || s.EstimateNoise) && s.NoiseMap == nil {
-		return nil, errors.New("sgmcmc: recipe: NoiseVar or EstimateNoise needs a NoiseMap")
+		return nil, errorf(ErrUnsupported, "recipe: NoiseVar or EstimateNoise needs a NoiseMap")
 	}
 	if s.RefreshEvery < 0 || (s.Refresh != nil && s.RefreshEvery == 0) {
-		return nil, fmt.Errorf("sgmcmc: recipe: RefreshEvery = %d, want > 0 with Refresh", s.RefreshEvery)
+		return nil, errorf(ErrRange, "recipe: RefreshEvery = %d, want > 0 with Refresh", s.RefreshEvery)
 	}
 	nb := len(s.Blocks)
 	if s.Order == nil {
@@ -172,12 +181,12 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 		}
 	} else {
 		if len(s.Order) != nb {
-			return nil, fmt.Errorf("sgmcmc: recipe: Order has %d blocks, want %d", len(s.Order), nb)
+			return nil, errorf(ErrDimension, "recipe: Order has %d blocks, want %d", len(s.Order), nb)
 		}
 		seen := make([]bool, nb)
 		for _, k := range s.Order {
 			if k < 0 || k >= nb || seen[k] {
-				return nil, fmt.Errorf("sgmcmc: recipe: Order %v is not a permutation of the blocks", s.Order)
+				return nil, errorf(ErrRange, "recipe: Order %v is not a permutation of the blocks", s.Order)
 			}
 			seen[k] = true
 		}
@@ -203,9 +212,13 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 		r.gCache = make([]float64, r.n)
 	}
 	r.rng = rand.New(s.Src)
+	r.integ = sweep{}
+	if s.Simultaneous {
+		r.integ = euler{}
+	}
 	if s.Prepare != nil {
 		if err := s.Prepare(r.z); err != nil {
-			return nil, fmt.Errorf("sgmcmc: recipe: at the initial state: %w", err)
+			return nil, errorf(nil, "recipe: at the initial state: %w", err)
 		}
 	}
 	return r, nil
@@ -243,7 +256,11 @@ func (r *Recipe) Step(eps float64) error {
 		copy(r.z, r.prev)
 		r.thVer++ // the cached gradient may belong to a discarded θ
 		if r.spec.Prepare != nil {
-			_ = r.spec.Prepare(r.z)
+			// Prepare succeeded at this state when the step began; a
+			// failure now means it is not a function of the state alone.
+			if perr := r.spec.Prepare(r.z); perr != nil {
+				return errors.Join(err, errorf(nil, "step %d: Prepare fails at the restored state: %w", step, perr))
+			}
 		}
 		return err
 	}
@@ -264,7 +281,7 @@ func (r *Recipe) prepare(step int) error {
 			se.Step = step
 			return se
 		}
-		return fmt.Errorf("sgmcmc: step %d: %w", step, err)
+		return errorf(nil, "step %d: %w", step, err)
 	}
 	return nil
 }
@@ -301,16 +318,21 @@ func (r *Recipe) gradH(step int, withGrad bool) error {
 	return nil
 }
 
-func (r *Recipe) gamma() {
+func (r *Recipe) gamma(step int) error {
 	switch {
 	case r.spec.NumericGamma:
-		r.numericGamma(r.gam, r.z)
+		if err := r.numericGamma(r.gam, r.z); err != nil {
+			return errorf(nil, "step %d: %w", step, err)
+		}
 	case r.spec.Gamma != nil:
 		r.spec.Gamma(r.gam, r.z)
 	}
 	// Otherwise Γ = 0: r.gam was zeroed at construction and is never written.
+	return nil
 }
 
+// step draws the step's noise at z_t and hands the update to the
+// integrator.
 func (r *Recipe) step(eps float64, step int) error {
 	s := &r.spec
 	if err := r.prepare(step); err != nil {
@@ -334,50 +356,74 @@ func (r *Recipe) step(eps float64, step int) error {
 		if errors.As(err, &pe) {
 			return &StepError{Step: step, Index: pe.Index, Value: pe.Value, What: "2D − εB̂ not positive semidefinite (friction or diffusion too small for the gradient noise, or step too large)"}
 		}
-		return fmt.Errorf("sgmcmc: step %d: %w", step, err)
+		return errorf(nil, "step %d: %w", step, err)
 	}
-	if s.Simultaneous {
-		if err := r.gradH(step, true); err != nil {
+	if err := r.integ.advance(r, eps, step); err != nil {
+		return err
+	}
+	return checkFinite(r.z, step, "state became non-finite (step size too large?)")
+}
+
+// An integrator moves z_t to z_{t+1} given the step's noise, drawn at z_t
+// into r.noise. The recipe's two orders of block updates are integrators;
+// a splitting scheme would be one more.
+type integrator interface {
+	advance(r *Recipe, eps float64, step int) error
+}
+
+// euler is Eq. 9 read literally (explicit Euler): every block of z moves
+// from z_t.
+type euler struct{}
+
+func (euler) advance(r *Recipe, eps float64, step int) error {
+	s := &r.spec
+	if err := r.gradH(step, true); err != nil {
+		return err
+	}
+	if err := r.gamma(step); err != nil {
+		return err
+	}
+	copy(r.incr, r.gam)
+	s.D.AddMulVec(r.incr, -1, r.gh, r.z, 0, r.n)
+	if s.Q != nil {
+		s.Q.AddMulVec(r.incr, -1, r.gh, r.z, 0, r.n)
+	}
+	for i := range r.z {
+		r.z[i] += eps*r.incr[i] + r.noise[i]
+	}
+	r.thVer++
+	return r.prepare(step)
+}
+
+// sweep is the sequential sweep: the blocks in r.order, each by its own
+// rows of Eq. 9 at the latest state (doc/equations.md §1).
+type sweep struct{}
+
+func (sweep) advance(r *Recipe, eps float64, step int) error {
+	s := &r.spec
+	for _, k := range r.order {
+		lo, hi := r.off[k], r.off[k+1]
+		if err := r.gradH(step, r.needG[k]); err != nil {
 			return err
 		}
-		r.gamma()
-		for i := range r.incr {
-			r.incr[i] = r.gam[i]
+		if err := r.gamma(step); err != nil {
+			return err
 		}
-		s.D.AddMulVec(r.incr, -1, r.gh, r.z, 0, r.n)
+		inc := r.incr[lo:hi]
+		copy(inc, r.gam[lo:hi])
+		s.D.AddMulVec(r.incr, -1, r.gh, r.z, lo, hi)
 		if s.Q != nil {
-			s.Q.AddMulVec(r.incr, -1, r.gh, r.z, 0, r.n)
+			s.Q.AddMulVec(r.incr, -1, r.gh, r.z, lo, hi)
 		}
-		for i := range r.z {
+		for i := lo; i < hi; i++ {
 			r.z[i] += eps*r.incr[i] + r.noise[i]
 		}
-		r.thVer++
+		if k == 0 {
+			r.thVer++
+		}
 		if err := r.prepare(step); err != nil {
 			return err
 		}
-	} else {
-		for _, k := range r.order {
-			lo, hi := r.off[k], r.off[k+1]
-			if err := r.gradH(step, r.needG[k]); err != nil {
-				return err
-			}
-			r.gamma()
-			inc := r.incr[lo:hi]
-			copy(inc, r.gam[lo:hi])
-			s.D.AddMulVec(r.incr, -1, r.gh, r.z, lo, hi)
-			if s.Q != nil {
-				s.Q.AddMulVec(r.incr, -1, r.gh, r.z, lo, hi)
-			}
-			for i := lo; i < hi; i++ {
-				r.z[i] += eps*r.incr[i] + r.noise[i]
-			}
-			if k == 0 {
-				r.thVer++
-			}
-			if err := r.prepare(step); err != nil {
-				return err
-			}
-		}
 	}
-	return checkFinite(r.z, step, "state became non-finite (step size too large?)")
+	return nil
 }

@@ -458,15 +458,22 @@ func TestCheckBrokenRecipes(t *testing.T) {
 	g := GradFunc(testGrad)
 	z0 := []float64{0.1, 0.2}
 	src := rand.NewPCG(1, 2)
+	diagFunc := func(f func(dst, z []float64)) *DiagFunc {
+		d, err := NewDiagFunc(2, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
 	cases := []struct {
 		name string
 		spec RecipeSpec
 		want string
 	}{
 		{"D not PSD", RecipeSpec{Grad: g, D: Diagonal{1, -1}, Z0: z0, Src: src}, "D is not positive semidefinite"},
-		{"D not symmetric", RecipeSpec{Grad: g, D: asDiffusion{Dense{mat.NewDense(2, 2, []float64{1, 0.5, 0, 1})}}, Z0: z0, Src: src}, "D is not symmetric"},
-		{"Q not skew", RecipeSpec{Grad: g, D: Scalar{N: 2, C: 1}, Q: Dense{mat.NewDense(2, 2, []float64{0, 1, 1, 0})}, Z0: z0, Src: src}, "Q is not skew-symmetric"},
-		{"wrong Γ", RecipeSpec{Grad: g, D: NewDiagFunc(2, func(dst, z []float64) { dst[0], dst[1] = 1+z[0]*z[0], 1 }), Z0: z0, Src: src}, "Γ does not match"},
+		{"D not symmetric", RecipeSpec{Grad: g, D: asDiffusion{Matrix{mat.NewDense(2, 2, []float64{1, 0.5, 0, 1})}}, Z0: z0, Src: src}, "D is not symmetric"},
+		{"Q not skew", RecipeSpec{Grad: g, D: Scalar{N: 2, C: 1}, Q: Matrix{mat.NewDense(2, 2, []float64{0, 1, 1, 0})}, Z0: z0, Src: src}, "Q is not skew-symmetric"},
+		{"wrong Γ", RecipeSpec{Grad: g, D: diagFunc(func(dst, z []float64) { dst[0], dst[1] = 1+z[0]*z[0], 1 }), Z0: z0, Src: src}, "Γ does not match"},
 		{"2D − εB̂ not PSD", RecipeSpec{Grad: g, D: Scalar{N: 2, C: 0.01}, Z0: z0, Src: src, NoiseVar: []float64{1e4, 1e4}, NoiseMap: func(b, _, v []float64) {
 			for i := range b {
 				b[i] = 1e-4 * v[i]
@@ -485,7 +492,7 @@ func TestCheckBrokenRecipes(t *testing.T) {
 		}
 	}
 	// And a correct state-dependent recipe with a right closed-form Γ passes.
-	r, err := NewRecipe(RecipeSpec{Grad: g, D: NewDiagFunc(2, func(dst, z []float64) { dst[0], dst[1] = 1+z[0]*z[0], 1 }),
+	r, err := NewRecipe(RecipeSpec{Grad: g, D: diagFunc(func(dst, z []float64) { dst[0], dst[1] = 1+z[0]*z[0], 1 }),
 		Gamma: func(dst, z []float64) { dst[0], dst[1] = 2*z[0], 0 }, Z0: z0, Src: src})
 	if err != nil {
 		t.Fatal(err)
@@ -496,7 +503,7 @@ func TestCheckBrokenRecipes(t *testing.T) {
 }
 
 // asDiffusion lets a test pass a (wrong) non-symmetric matrix as D.
-type asDiffusion struct{ Dense }
+type asDiffusion struct{ Matrix }
 
 func (asDiffusion) Noise(dst, _ []float64, _ float64, _ []float64, _ *rand.Rand) error {
 	clear(dst)

@@ -7,7 +7,6 @@ package sgmcmc
 import (
 	"context"
 	"errors"
-	"fmt"
 )
 
 // StepInfo describes a completed step to a RunOptions.Callback.
@@ -46,22 +45,22 @@ type RunOptions struct {
 // Chain.
 func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 	if s == nil {
-		return nil, errors.New("sgmcmc: Run: nil sampler")
+		return nil, errorf(ErrNil, "Run: nil sampler")
 	}
 	if o.Draws <= 0 {
-		return nil, fmt.Errorf("sgmcmc: Run: Draws = %d, want > 0", o.Draws)
+		return nil, errorf(ErrRange, "Run: Draws = %d, want > 0", o.Draws)
 	}
 	if o.BurnIn < 0 {
-		return nil, fmt.Errorf("sgmcmc: Run: BurnIn = %d, want ≥ 0", o.BurnIn)
+		return nil, errorf(ErrRange, "Run: BurnIn = %d, want ≥ 0", o.BurnIn)
 	}
 	if o.Thin < 0 {
-		return nil, fmt.Errorf("sgmcmc: Run: Thin = %d, want ≥ 0", o.Thin)
+		return nil, errorf(ErrRange, "Run: Thin = %d, want ≥ 0", o.Thin)
 	}
 	if o.Schedule == nil {
-		return nil, errors.New("sgmcmc: Run: nil Schedule")
+		return nil, errorf(ErrNil, "Run: nil Schedule")
 	}
 	if o.Start < 0 {
-		return nil, fmt.Errorf("sgmcmc: Run: Start = %d, want ≥ 0", o.Start)
+		return nil, errorf(ErrRange, "Run: Start = %d, want ≥ 0", o.Start)
 	}
 	thin := max(o.Thin, 1)
 	d := s.Dim()

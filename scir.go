@@ -5,7 +5,6 @@
 package sgmcmc
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -94,12 +93,12 @@ func NewSCIR(est ShapeEstimator, theta0 []float64, src rand.Source, s *SCIRSetti
 		rate = 1
 	}
 	if !(rate > 0) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("sgmcmc: NewSCIR: Rate = %v, want positive and finite", s.Rate)
+		return nil, errorf(ErrRange, "NewSCIR: Rate = %v, want positive and finite", s.Rate)
 	}
 	if a, ok := est.(FixedShape); ok {
 		for j, v := range a {
 			if !(v > 0) || math.IsInf(v, 1) {
-				return nil, fmt.Errorf("sgmcmc: NewSCIR: shape %d = %v, want positive and finite", j, v)
+				return nil, errorf(ErrRange, "NewSCIR: shape %d = %v, want positive and finite", j, v)
 			}
 		}
 	}

@@ -5,7 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
 	"math/rand/v2"
 )
 
@@ -86,7 +85,7 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 		return nil, err
 	}
 	if s.ResampleEvery < 0 {
-		return nil, errors.New("sgmcmc: " + who + ": ResampleEvery < 0")
+		return nil, errorf(ErrRange, "%s: ResampleEvery < 0", who)
 	}
 	var D, Q *Block
 	var drr Operator = Scalar{N: d, C: c}

@@ -5,7 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,7 +59,7 @@ func NewNaiveSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand
 
 func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings, naive bool) (*Recipe, error) {
 	if metric == nil {
-		return nil, errors.New("sgmcmc: " + who + ": nil metric")
+		return nil, errorf(ErrNil, "%s: nil metric", who)
 	}
 	if s == nil {
 		s = &SGRHMCSettings{}
@@ -96,17 +95,23 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
 	const who = "NewSGRHMCDense"
 	if metric == nil {
-		return nil, errors.New("sgmcmc: NewSGRHMCDense: nil metric")
+		return nil, errorf(ErrNil, "NewSGRHMCDense: nil metric")
 	}
 	if s == nil {
 		s = &SGRHMCSettings{}
 	}
 	if s.NoiseVar != nil || s.EstimateNoise {
-		return nil, errors.New("sgmcmc: NewSGRHMCDense: B̂ correction is supported for diagonal metrics only")
+		return nil, errorf(ErrUnsupported, "NewSGRHMCDense: B̂ correction is supported for diagonal metrics only")
 	}
 	d := len(theta0)
 	mc := newDenseMetricCache(metric, max(d, 1), -0.5)
-	inv := NewSymFunc(d, func(dst *mat.SymDense, _ []float64) { dst.CopySym(mc.inv) })
+	if err := checkTheta0(who, theta0); err != nil {
+		return nil, err
+	}
+	inv, err := NewSymFunc(d, func(dst *mat.SymDense, _ []float64) { dst.CopySym(mc.inv) })
+	if err != nil {
+		return nil, err
+	}
 	gamma := func(dst, _ []float64) {
 		clear(dst[:d])
 		copy(dst[d:], mc.gamma)
@@ -129,7 +134,7 @@ func sgrhmcSpec(who string, grad Gradient, theta0 []float64, src rand.Source, s 
 	}
 	d := len(theta0)
 	if s.ResampleEvery < 0 {
-		return nil, errors.New("sgmcmc: " + who + ": ResampleEvery < 0")
+		return nil, errorf(ErrRange, "%s: ResampleEvery < 0", who)
 	}
 	D, err := NewBlock([]int{d, d}, [][]Operator{{nil, nil}, {nil, inv}})
 	if err != nil {

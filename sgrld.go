@@ -5,7 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -32,7 +31,7 @@ type SGRLDSettings struct {
 func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRLDSettings) (*Recipe, error) {
 	const who = "NewSGRLD"
 	if metric == nil {
-		return nil, errors.New("sgmcmc: NewSGRLD: nil metric")
+		return nil, errorf(ErrNil, "NewSGRLD: nil metric")
 	}
 	if s == nil {
 		s = &SGRLDSettings{}
@@ -67,19 +66,23 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand.Source, s *SGRLDSettings) (*Recipe, error) {
 	const who = "NewSGRLDDense"
 	if metric == nil {
-		return nil, errors.New("sgmcmc: NewSGRLDDense: nil metric")
+		return nil, errorf(ErrNil, "NewSGRLDDense: nil metric")
 	}
 	if s != nil && (s.NoiseVar != nil || s.EstimateNoise) {
-		return nil, errors.New("sgmcmc: NewSGRLDDense: B̂ correction is supported for diagonal metrics only")
+		return nil, errorf(ErrUnsupported, "NewSGRLDDense: B̂ correction is supported for diagonal metrics only")
 	}
 	if err := checkTheta0(who, theta0); err != nil {
 		return nil, err
 	}
 	d := len(theta0)
 	mc := newDenseMetricCache(metric, d, -1)
+	dm, err := NewSymFunc(d, func(dst *mat.SymDense, _ []float64) { dst.CopySym(mc.inv) })
+	if err != nil {
+		return nil, err
+	}
 	return NewRecipe(RecipeSpec{
 		Grad:    grad,
-		D:       NewSymFunc(d, func(dst *mat.SymDense, _ []float64) { dst.CopySym(mc.inv) }),
+		D:       dm,
 		Gamma:   func(dst, _ []float64) { copy(dst, mc.gamma) },
 		Prepare: mc.prepare,
 		Z0:      theta0,

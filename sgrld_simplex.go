@@ -5,7 +5,6 @@
 package sgmcmc
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -71,7 +70,7 @@ func NewSGRLDSimplex(est ShapeEstimator, theta0 []float64, src rand.Source, s *S
 	if a, ok := est.(FixedShape); ok {
 		for j, v := range a {
 			if !(v > 0) || math.IsInf(v, 1) {
-				return nil, fmt.Errorf("sgmcmc: NewSGRLDSimplex: shape %d = %v, want positive and finite", j, v)
+				return nil, errorf(ErrRange, "NewSGRLDSimplex: shape %d = %v, want positive and finite", j, v)
 			}
 		}
 	}

@@ -5,8 +5,6 @@
 package sgmcmc
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -57,30 +55,30 @@ type CountMinibatch struct {
 // [0, len(alpha)); other Counts are checked through the shape at every step.
 func NewCountMinibatch(alpha []float64, data Counts, n int, src rand.Source) (*CountMinibatch, error) {
 	if len(alpha) == 0 {
-		return nil, errors.New("sgmcmc: NewCountMinibatch: empty alpha")
+		return nil, errorf(ErrDimension, "NewCountMinibatch: empty alpha")
 	}
 	for j, a := range alpha {
 		if !(a > 0) || math.IsInf(a, 1) {
-			return nil, fmt.Errorf("sgmcmc: NewCountMinibatch: alpha[%d] = %v, want positive and finite", j, a)
+			return nil, errorf(ErrRange, "NewCountMinibatch: alpha[%d] = %v, want positive and finite", j, a)
 		}
 	}
 	if data == nil {
-		return nil, errors.New("sgmcmc: NewCountMinibatch: nil data")
+		return nil, errorf(ErrNil, "NewCountMinibatch: nil data")
 	}
 	if src == nil {
-		return nil, errors.New("sgmcmc: NewCountMinibatch: nil random source")
+		return nil, errorf(ErrNil, "NewCountMinibatch: nil random source")
 	}
 	N := data.Len()
 	if N <= 0 {
-		return nil, fmt.Errorf("sgmcmc: NewCountMinibatch: data has %d items", N)
+		return nil, errorf(ErrDimension, "NewCountMinibatch: data has %d items", N)
 	}
 	if n <= 0 || n > N {
-		return nil, fmt.Errorf("sgmcmc: NewCountMinibatch: batch size %d not in [1, %d]", n, N)
+		return nil, errorf(ErrRange, "NewCountMinibatch: batch size %d not in [1, %d]", n, N)
 	}
 	if c, ok := data.(Categorical); ok {
 		for i, l := range c {
 			if l < 0 || l >= len(alpha) {
-				return nil, fmt.Errorf("sgmcmc: NewCountMinibatch: label %d of item %d not in [0, %d)", l, i, len(alpha))
+				return nil, errorf(ErrRange, "NewCountMinibatch: label %d of item %d not in [0, %d)", l, i, len(alpha))
 			}
 		}
 	}
@@ -171,20 +169,20 @@ func checkShapeInput(h float64, step, d int, ahat []float64) error {
 func checkSimplexSetup(name string, est ShapeEstimator, theta0 []float64, src rand.Source, block int) (int, error) {
 	d := len(theta0)
 	if d == 0 {
-		return 0, fmt.Errorf("sgmcmc: %s: empty theta0", name)
+		return 0, errorf(ErrDimension, "%s: empty theta0", name)
 	}
 	if src == nil {
-		return 0, fmt.Errorf("sgmcmc: %s: nil random source", name)
+		return 0, errorf(ErrNil, "%s: nil random source", name)
 	}
 	if e, ok := est.(interface{ Dim() int }); ok && e.Dim() != d {
-		return 0, fmt.Errorf("sgmcmc: %s: shape estimator dimension %d, len(theta0) = %d", name, e.Dim(), d)
+		return 0, errorf(ErrDimension, "%s: shape estimator dimension %d, len(theta0) = %d", name, e.Dim(), d)
 	}
 	if block < 0 || (block > 0 && d%block != 0) {
-		return 0, fmt.Errorf("sgmcmc: %s: Simplex = %d does not divide the dimension %d", name, block, d)
+		return 0, errorf(ErrDimension, "%s: Simplex = %d does not divide the dimension %d", name, block, d)
 	}
 	for j, v := range theta0 {
 		if !(v >= 0) || math.IsInf(v, 1) {
-			return 0, fmt.Errorf("sgmcmc: %s: theta0[%d] = %v, want non-negative and finite", name, j, v)
+			return 0, errorf(ErrRange, "%s: theta0[%d] = %v, want non-negative and finite", name, j, v)
 		}
 	}
 	if block > 0 {
@@ -194,7 +192,7 @@ func checkSimplexSetup(name string, est ShapeEstimator, theta0 []float64, src ra
 				sum += v
 			}
 			if sum == 0 {
-				return 0, fmt.Errorf("sgmcmc: %s: theta0 is zero on the simplex block at %d", name, lo)
+				return 0, errorf(ErrRange, "%s: theta0 is zero on the simplex block at %d", name, lo)
 			}
 		}
 	}

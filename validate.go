@@ -5,7 +5,6 @@
 package sgmcmc
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -47,17 +46,17 @@ const (
 // the check) and its values against the constraint c.
 func checkVector(who, name string, x []float64, n int, c int) error {
 	if n >= 0 && len(x) != n {
-		return fmt.Errorf("sgmcmc: %s: %s has length %d, want %d", who, name, len(x), n)
+		return errorf(ErrDimension, "%s: %s has length %d, want %d", who, name, len(x), n)
 	}
 	for i, v := range x {
 		finite := !math.IsNaN(v) && !math.IsInf(v, 0)
 		switch {
 		case !finite:
-			return fmt.Errorf("sgmcmc: %s: %s[%d] = %v, want finite", who, name, i, v)
+			return errorf(ErrNonFinite, "%s: %s[%d] = %v, want finite", who, name, i, v)
 		case c == nonNegative && v < 0:
-			return fmt.Errorf("sgmcmc: %s: %s[%d] = %v, want ≥ 0", who, name, i, v)
+			return errorf(ErrRange, "%s: %s[%d] = %v, want ≥ 0", who, name, i, v)
 		case c == positive && v <= 0:
-			return fmt.Errorf("sgmcmc: %s: %s[%d] = %v, want > 0", who, name, i, v)
+			return errorf(ErrRange, "%s: %s[%d] = %v, want > 0", who, name, i, v)
 		}
 	}
 	return nil
@@ -66,7 +65,7 @@ func checkVector(who, name string, x []float64, n int, c int) error {
 // checkScalar validates a positive finite hyperparameter.
 func checkScalar(who, name string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return fmt.Errorf("sgmcmc: %s: %s = %v, want finite and > 0", who, name, v)
+		return errorf(ErrRange, "%s: %s = %v, want finite and > 0", who, name, v)
 	}
 	return nil
 }
@@ -74,7 +73,7 @@ func checkScalar(who, name string, v float64) error {
 // checkTheta0 validates a named sampler's initial θ.
 func checkTheta0(who string, theta0 []float64) error {
 	if len(theta0) == 0 {
-		return fmt.Errorf("sgmcmc: %s: empty theta0", who)
+		return errorf(ErrDimension, "%s: empty theta0", who)
 	}
 	return checkVector(who, "theta0", theta0, -1, anyFinite)
 }

@@ -53,3 +53,6 @@ func (n *NoisyGradient) NoiseVar(dst []float64) {
 		dst[i] = n.sigma * n.sigma
 	}
 }
+
+// CanEstimateNoise returns nil: the noise variance is known exactly.
+func (n *NoisyGradient) CanEstimateNoise() error { return nil }
