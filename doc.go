@@ -30,4 +30,32 @@
 // storing draws in one preallocated Chain. Randomness is always injected as
 // a math/rand/v2 Source: the same seed gives the same chain, bit for bit.
 // A step allocates nothing and costs O(d) for structured D and Q.
+//
+// # The everyday API
+//
+// A model and a start: Model (with the optional LogDensity and BatchModel),
+// Minibatch or FullGradient, the named constructors (NewSGLD, NewSGHMC,
+// NewSGNHT, NewSGRLD, NewSGRHMC, NewHAMCMC, NewPSGLD, NewSCIR), Run and
+// RunChains with their RunOptions and schedules, Chain, and CheckModel to
+// test a model's gradients.
+//
+// # Building your own sampler
+//
+// The recipe's plumbing is exported for users who write their own
+// samplers: RecipeSpec and NewRecipe; the operators Scalar, Diagonal,
+// DiagFunc, Matrix, SymMatrix and Block (interfaces Operator and Diffusion,
+// whose AddMulVec and NonZero methods the integrator calls); and
+// Recipe.Check, which verifies a new recipe numerically. The everyday API
+// needs none of it.
+//
+// # Errors
+//
+// Constructors and Run validate their arguments and return errors that wrap
+// one of ErrNil, ErrDimension, ErrNonFinite, ErrRange, ErrUnsupported or
+// ErrCheckpoint (test with errors.Is); a failing step returns a *StepError
+// naming the step and the coordinate, and leaves the sampler as it was. No
+// function of the package panics on bad input.
+//
+// The update rules the code implements are derived, in our words, in
+// doc/equations.md of the repository; comments cite its sections as §n.
 package sgmcmc

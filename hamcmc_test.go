@@ -678,9 +678,7 @@ func TestHAMCMCAllocs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a := testing.AllocsPerRun(200, func() { _ = h.Step(1e-3) }); a != 0 {
-				t.Errorf("%s naive=%v: %v allocations per Step, want 0", name, naive, a)
-			}
+			stepAllocs(t, fmt.Sprintf("%s naive=%v", name, naive), h, 1e-3)
 		}
 	}
 }

@@ -39,6 +39,11 @@ type Schedule interface {
 // gradient (streaming data, control variates) implement it directly, or use
 // GradFunc. Users with a dataset implement Model and wrap it in a Minibatch,
 // which does the N/n scaling itself.
+//
+// Sign convention: a Gradient returns ∇U, the gradient of the potential
+// (minus the log posterior), because that is what the dynamics consume; a
+// Model returns gradients of log densities, ∇log p, because that is how
+// models are written. Minibatch and FullGradient convert one into the other.
 type Gradient interface {
 	// Grad writes ∇Ũ(θ) into dst. It must not retain dst or theta.
 	Grad(dst, theta []float64)
@@ -54,6 +59,9 @@ func (f GradFunc) Grad(dst, theta []float64) { f(dst, theta) }
 // of Len() items by the gradients of its log prior and per-datum log
 // likelihood. Both methods accumulate into dst, so sparse models can touch
 // only the coordinates they affect.
+//
+// Sign convention: a Model gives ∇log p (the gradient of log densities),
+// while a Gradient gives ∇U = −∇log p(θ | x); see Gradient.
 type Model interface {
 	// Dim returns the dimension of θ.
 	Dim() int

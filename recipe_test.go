@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -591,4 +592,109 @@ func TestSGRLDDenseConstantMetric(t *testing.T) {
 		x.AddVec(x, &noise)
 		return x.RawVector().Data
 	})
+}
+
+// TestSymMatrixDiffusion checks a constant dense diffusion against the
+// explicit preconditioned Langevin update θ ← θ − εA∇U + Uᵀu, UᵀU = 2εA,
+// on the same stream, and that bad matrices are refused.
+func TestSymMatrixDiffusion(t *testing.T) {
+	t.Parallel()
+	a := mat.NewSymDense(2, []float64{2, 0.6, 0.6, 1})
+	D, err := NewSymMatrix(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const eps = 0.05
+	grad := GradFunc(func(dst, th []float64) { copy(dst, th) })
+	r, err := NewRecipe(RecipeSpec{Grad: grad, D: D, Z0: []float64{1, -1}, Src: rand.NewPCG(7, 8)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chol mat.Cholesky
+	c := mat.NewSymDense(2, nil)
+	c.ScaleSym(2*eps, a)
+	if !chol.Factorize(c) {
+		t.Fatal("not positive definite")
+	}
+	var u mat.TriDense
+	chol.UTo(&u)
+	hr := rand.New(rand.NewPCG(7, 8))
+	th := []float64{1, -1}
+	for k := range 500 {
+		if err := r.Step(eps); err != nil {
+			t.Fatal(err)
+		}
+		n := []float64{hr.NormFloat64(), hr.NormFloat64()}
+		g0, g1 := th[0], th[1]
+		th[0] += -eps*(a.At(0, 0)*g0+a.At(0, 1)*g1) + u.At(0, 0)*n[0]
+		th[1] += -eps*(a.At(1, 0)*g0+a.At(1, 1)*g1) + u.At(0, 1)*n[0] + u.At(1, 1)*n[1]
+		for i, v := range r.Position() {
+			if math.Abs(v-th[i]) > 1e-12*math.Max(1, math.Abs(th[i])) {
+				t.Fatalf("step %d coordinate %d: recipe %.15g, explicit %.15g", k+1, i, v, th[i])
+			}
+		}
+	}
+	if _, err := NewSymMatrix(nil); !errors.Is(err, ErrNil) {
+		t.Errorf("NewSymMatrix(nil): err = %v, want ErrNil", err)
+	}
+	if _, err := NewSymFunc(0, func(*mat.SymDense, []float64) {}); !errors.Is(err, ErrDimension) {
+		t.Errorf("NewSymFunc(0, f): err = %v, want ErrDimension", err)
+	}
+	if _, err := NewDiagFunc(-1, func(dst, z []float64) {}); !errors.Is(err, ErrDimension) {
+		t.Errorf("NewDiagFunc(-1, f): err = %v, want ErrDimension", err)
+	}
+	if _, err := NewDiagFunc(2, nil); !errors.Is(err, ErrNil) {
+		t.Errorf("NewDiagFunc(2, nil): err = %v, want ErrNil", err)
+	}
+	// The deprecated constructor gives a 0×0 operator that NewRecipe refuses.
+	if _, err := NewRecipe(RecipeSpec{Grad: grad, D: NewSymDense(nil), Z0: []float64{1, -1}, Src: rand.NewPCG(1, 1)}); !errors.Is(err, ErrDimension) {
+		t.Errorf("NewRecipe with NewSymDense(nil): err = %v, want ErrDimension", err)
+	}
+}
+
+// TestMomentumResampling checks SGHMC's ResampleEvery: with a resample
+// after every step the stored momenta are independent N(0, M) draws (lag-1
+// autocorrelation 0, variance M), where without it they are strongly
+// autocorrelated at a small step.
+func TestMomentumResampling(t *testing.T) {
+	t.Parallel()
+	const n, mass = 20000, 4.0
+	grad := GradFunc(func(dst, th []float64) { copy(dst, th) })
+	run := func(every int) (variance, lag1 float64) {
+		s, err := NewSGHMC(grad, []float64{0.5}, rand.NewPCG(3, 3), &SGHMCSettings{Mass: []float64{mass}, ResampleEvery: every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := make([]float64, n)
+		for i := range r {
+			if err := s.Step(0.01); err != nil {
+				t.Fatal(err)
+			}
+			r[i] = s.State()[1]
+		}
+		var m, v, c float64
+		for _, x := range r {
+			m += x
+		}
+		m /= n
+		for i, x := range r {
+			v += (x - m) * (x - m)
+			if i > 0 {
+				c += (x - m) * (r[i-1] - m)
+			}
+		}
+		return v / (n - 1), c / v
+	}
+	v, rho := run(1)
+	// Independent draws: sd of the sample variance is M·sqrt(2/n), of the
+	// lag-1 autocorrelation 1/sqrt(n).
+	if math.Abs(v-mass) > 4*mass*math.Sqrt(2.0/n) {
+		t.Errorf("resampled momentum variance %.4f, want %g ± %.3f", v, mass, 4*mass*math.Sqrt(2.0/n))
+	}
+	if math.Abs(rho) > 4/math.Sqrt(n) {
+		t.Errorf("resampled momentum lag-1 autocorrelation %.4f, want 0 ± %.3f", rho, 4/math.Sqrt(n))
+	}
+	if _, rho0 := run(0); rho0 < 0.9 {
+		t.Errorf("without resampling the lag-1 autocorrelation is %.3f; the test cannot tell resampling apart", rho0)
+	}
 }

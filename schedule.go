@@ -14,6 +14,11 @@ func (c Constant) StepSize(int) float64 { return float64(c) }
 
 // Polynomial is the SGLD schedule ε_t = A (B + t)^(−Gamma) of Welling & Teh
 // (2011). Convergence theory asks for Gamma in (0.5, 1].
+//
+// Decay and Power are the same family written as their papers write it:
+// Decay{H, Tau, Kappa} is Polynomial{H·Tau^Kappa, Tau, Kappa}, and
+// Power{A, e} is Polynomial{A^e, 0, e}. Use whichever matches the
+// parameters you are given; they differ only in floating-point rounding.
 type Polynomial struct {
 	A, B, Gamma float64
 }

@@ -844,7 +844,7 @@ func TestSGRLDSimplexIsSGRLD(t *testing.T) {
 	// A hand-written reference of the paper's update with its own stream.
 	hand := append([]float64(nil), theta0...)
 	hr := rand.New(rand.NewPCG(4, 4))
-	for range 1 {
+	for range 50 {
 		if err := ref.Step(h); err != nil {
 			t.Fatal(err)
 		}
