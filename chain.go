@@ -17,7 +17,18 @@ type Chain struct {
 	Eps []float64
 	// Steps is the number of steps taken, burn-in included.
 	Steps int
+	// Divergent records, for each draw, whether a divergent transition
+	// (see DivergenceCounter) was detected since the previous draw. It is
+	// nil for samplers that do not detect divergences.
+	Divergent []bool
+	// Divergences is the number of divergent transitions detected during
+	// the run, burn-in included.
+	Divergences int
 }
+
+// maxChainFloats bounds the storage Run allocates for draws (2³⁴ floats,
+// 128 GiB), so that an absurd Draws is an error, not a failed allocation.
+const maxChainFloats = 1 << 34
 
 // Len returns the number of draws.
 func (c *Chain) Len() int { return len(c.Eps) }

@@ -31,6 +31,9 @@ var (
 	// ErrCheckpoint: a checkpoint is truncated, corrupted, or belongs to a
 	// sampler of another kind or dimension.
 	ErrCheckpoint = errors.New("sgmcmc: invalid checkpoint")
+	// ErrDivergence: a run stopped because too many of its transitions
+	// diverged (see DivergenceCounter and RunOptions.MaxDivergences).
+	ErrDivergence = errors.New("sgmcmc: divergent transitions")
 )
 
 // kindError is an error of one of the classes above with its own message.
@@ -60,7 +63,11 @@ type StepError struct {
 	Index int     // coordinate concerned, or -1
 	Value float64 // offending value
 	What  string  // what failed, e.g. "gradient"
+	Err   error   // the class of failure, if any (ErrDivergence); see Unwrap
 }
+
+// Unwrap returns Err.
+func (e *StepError) Unwrap() error { return e.Err }
 
 // Error names the step, the coordinate and what failed.
 func (e *StepError) Error() string {

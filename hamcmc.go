@@ -152,6 +152,7 @@ type HAMCMC struct {
 	next   []float64
 	sv, yv []float64
 	stats  HAMCMCStats
+	div    divTracker
 }
 
 var _ Sampler = (*HAMCMC)(nil)
@@ -226,7 +227,7 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 		return nil, errorf(nil, "NewHAMCMC: %w", err)
 	}
 	lb.MinCurvature = s.MinCurvature
-	h := &HAMCMC{bg: newBatchGrad(grad), d: d, m: m, lag: m, gamma: gamma, lb: lb,
+	h := &HAMCMC{bg: newBatchGrad(grad), d: d, m: m, div: newDivTracker(d), lag: m, gamma: gamma, lb: lb,
 		rng: rand.New(src), hist: make([][]float64, m),
 		g0: make([]float64, d), g1: make([]float64, d), xi: make([]float64, d),
 		z: make([]float64, d), next: make([]float64, d), sv: make([]float64, d), yv: make([]float64, d)}
@@ -279,6 +280,11 @@ func (h *HAMCMC) push(x, base []float64) {
 // Dim returns the dimension of θ.
 func (h *HAMCMC) Dim() int { return h.d }
 
+// Divergences returns the number of divergent transitions so far and the
+// most recent one (DivergenceCounter). A transition θ_{t−M} → θ_t is judged
+// at once, from the two gradients of its curvature pair.
+func (h *HAMCMC) Divergences() (int, Divergence) { return h.div.count() }
+
 // M returns the memory size.
 func (h *HAMCMC) M() int { return h.m }
 
@@ -322,6 +328,7 @@ func (h *HAMCMC) Step(eps float64) error {
 	if err := checkFinite(h.g1, t, "non-finite gradient"); err != nil {
 		return err
 	}
+	h.div.judge(t, base, h.next, h.g0, h.g1)
 	h.push(h.next, base)
 	if identity {
 		h.stats.IdentitySteps++

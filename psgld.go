@@ -33,6 +33,14 @@ type PSGLDSettings struct {
 	// With DropGamma false, the gradient must implement
 	// DiagHessianGradient.
 	DropGamma bool
+	// V0 is the initial RMSprop accumulator v (copied). Nil means zero.
+	V0 []float64
+	// Freeze keeps v at V0 for the whole chain: G is then constant, Γ = 0
+	// exactly, and the sampler is plain SGLD with the diagonal
+	// preconditioner G — correct for any ε small enough, with no Hessian
+	// needed. This is how Sample runs pSGLD: v adapted during warmup, then
+	// frozen. Freeze needs V0.
+	Freeze bool
 }
 
 // PSGLD is preconditioned SGLD (Li, Chen, Carlson & Carin 2016; EQUATIONS
@@ -88,6 +96,8 @@ type PSGLD struct {
 	next  []float64
 	vnext []float64
 	t     int
+	froz  bool
+	div   divTracker
 }
 
 var _ Sampler = (*PSGLD)(nil)
@@ -135,9 +145,18 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 	if err := checkScalar("NewPSGLD", "N", n); err != nil {
 		return nil, err
 	}
-	p := &PSGLD{grad: grad, d: d, alpha: alpha, lam: lam, invN: 1 / n, keep: !s.DropGamma,
+	p := &PSGLD{grad: grad, d: d, alpha: alpha, lam: lam, invN: 1 / n, keep: !s.DropGamma && !s.Freeze,
 		rng: rand.New(src), theta: append([]float64(nil), theta0...), v: make([]float64, d),
-		g: make([]float64, d), h: make([]float64, d), next: make([]float64, d), vnext: make([]float64, d)}
+		g: make([]float64, d), h: make([]float64, d), next: make([]float64, d), vnext: make([]float64, d),
+		froz: s.Freeze, div: newDivTracker(d)}
+	if s.V0 != nil {
+		if err := checkVector("NewPSGLD", "V0", s.V0, d, nonNegative); err != nil {
+			return nil, err
+		}
+		copy(p.v, s.V0)
+	} else if s.Freeze {
+		return nil, errorf(ErrUnsupported, "NewPSGLD: Freeze needs V0, the accumulator to freeze")
+	}
 	if p.keep {
 		hg, ok := grad.(DiagHessianGradient)
 		if !ok {
@@ -150,6 +169,13 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 
 // Dim returns the dimension of θ.
 func (p *PSGLD) Dim() int { return p.d }
+
+// Divergences returns the number of divergent transitions so far and the
+// most recent one (DivergenceCounter).
+func (p *PSGLD) Divergences() (int, Divergence) { return p.div.count() }
+
+// Accumulator writes the RMSprop accumulator v into dst.
+func (p *PSGLD) Accumulator(dst []float64) { copy(dst, p.v) }
 
 // Position returns the current θ.
 func (p *PSGLD) Position() []float64 { return p.theta }
@@ -183,7 +209,11 @@ func (p *PSGLD) Step(eps float64) error {
 	if err := checkFinite(p.g, t, "non-finite gradient"); err != nil {
 		return err
 	}
+	p.div.finish(p.theta, p.g)
 	a := p.alpha
+	if p.froz {
+		a = 1
+	}
 	for i, gi := range p.g {
 		gb := gi * p.invN
 		v := a*p.v[i] + (1-a)*gb*gb
@@ -198,6 +228,10 @@ func (p *PSGLD) Step(eps float64) error {
 	if err := checkFinite(p.next, t, "state became non-finite (step size too large?)"); err != nil {
 		return err
 	}
+	if err := checkFinite(p.vnext, t, "RMSprop accumulator overflowed (a gradient too large to square)"); err != nil {
+		return err
+	}
+	p.div.begin(t, p.theta, p.g)
 	copy(p.theta, p.next)
 	copy(p.v, p.vnext)
 	p.t = t

@@ -94,6 +94,7 @@ type Recipe struct {
 	gVer   int // θ version of g, -1 if none
 	thVer  int
 	gCache []float64 // numeric Γ columns
+	div    divTracker
 	integ  integrator
 }
 
@@ -212,6 +213,7 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 		r.gCache = make([]float64, r.n)
 	}
 	r.rng = rand.New(s.Src)
+	r.div = newDivTracker(r.d)
 	r.integ = sweep{}
 	if s.Simultaneous {
 		r.integ = euler{}
@@ -238,6 +240,10 @@ func (r *Recipe) State() []float64 { return r.z }
 // Steps returns the number of completed steps.
 func (r *Recipe) Steps() int { return r.t }
 
+// Divergences returns the number of divergent transitions so far and the
+// most recent one (DivergenceCounter).
+func (r *Recipe) Divergences() (int, Divergence) { return r.div.count() }
+
 // Blocks returns the block sizes of z.
 func (r *Recipe) Blocks() []int { return append([]int(nil), r.spec.Blocks...) }
 
@@ -252,6 +258,7 @@ func (r *Recipe) Step(eps float64) error {
 	// Every step draws a fresh stochastic gradient, and the state may have
 	// been changed through State between steps.
 	r.thVer++
+	start := r.thVer
 	if err := r.step(eps, step); err != nil {
 		copy(r.z, r.prev)
 		r.thVer++ // the cached gradient may belong to a discarded θ
@@ -265,6 +272,9 @@ func (r *Recipe) Step(eps float64) error {
 		return err
 	}
 	r.t = step
+	if r.gVer == start { // the step's gradient was at θ_t: judge θ_t → θ_{t+1} next step
+		r.div.begin(step, r.prev[:r.d], r.g)
+	}
 	if r.spec.Refresh != nil && r.t%r.spec.RefreshEvery == 0 {
 		r.spec.Refresh(r.z, r.rng)
 	}
@@ -297,6 +307,7 @@ func (r *Recipe) gradTheta(step int) error {
 		r.gVer = -1
 		return err
 	}
+	r.div.finish(r.z[:r.d], r.g)
 	return nil
 }
 

@@ -1,0 +1,83 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import "math"
+
+// DivergenceThreshold is the change in potential, in nats, above which a
+// transition is divergent. As in Stan (whose threshold on the energy error
+// is also 1000), a healthy chain's per-step change is of order √d; an
+// exploding one exceeds any fixed bound within a few steps.
+const DivergenceThreshold = 1000
+
+// Divergence describes a divergent transition: the step that made it, the
+// coordinate of θ contributing most to it, and the estimated change in the
+// potential U over the transition.
+type Divergence struct {
+	Step   int
+	Index  int
+	DeltaU float64
+}
+
+// DivergenceCounter is the capability of a Sampler to detect divergent
+// transitions. Every sampler of the package implements it: the change in
+// potential of each transition θ → θ' is estimated by the trapezoid rule,
+// ΔU ≈ ½ (θ' − θ)ᵀ(∇Ũ(θ) + ∇Ũ(θ')), from gradients the sampler computes
+// anyway, and a transition with ΔU > DivergenceThreshold (or not a
+// number) counts as divergent. Since ∇Ũ(θ') is the next step's gradient, a
+// transition is judged when the step after it computes its gradient.
+type DivergenceCounter interface {
+	// Divergences returns the number of divergent transitions detected so
+	// far and the most recent one.
+	Divergences() (n int, last Divergence)
+}
+
+// divTracker holds a transition awaiting judgement.
+type divTracker struct {
+	from, g []float64 // θ and ∇Ũ(θ) at the start of the pending transition
+	step    int       // its step number; 0 if none is pending
+	n       int
+	last    Divergence
+}
+
+func newDivTracker(d int) divTracker {
+	return divTracker{from: make([]float64, d), g: make([]float64, d)}
+}
+
+// begin records the start θ and gradient of transition step.
+func (d *divTracker) begin(step int, from, g []float64) {
+	copy(d.from, from)
+	copy(d.g, g)
+	d.step = step
+}
+
+// finish judges the pending transition, if any, given θ' and ∇Ũ(θ').
+func (d *divTracker) finish(to, g []float64) {
+	if d.step == 0 {
+		return
+	}
+	d.judge(d.step, d.from, to, d.g, g)
+	d.step = 0
+}
+
+// judge counts the transition from → to if it is divergent.
+func (d *divTracker) judge(step int, from, to, g0, g1 []float64) {
+	var du, worst float64
+	idx := -1
+	for i, x := range to {
+		c := 0.5 * (x - from[i]) * (g0[i] + g1[i])
+		du += c
+		if a := math.Abs(c); a > worst || idx < 0 {
+			worst, idx = a, i
+		}
+	}
+	if du > DivergenceThreshold || du != du {
+		d.n++
+		d.last = Divergence{Step: step, Index: idx, DeltaU: du}
+	}
+}
+
+// count returns the DivergenceCounter values.
+func (d *divTracker) count() (int, Divergence) { return d.n, d.last }
