@@ -102,7 +102,7 @@ type HAMCMCStats struct {
 }
 
 // HAMCMC is Hessian Approximated MCMC (Şimşekli, Badeau, Cemgil & Richard
-// 2016, Algorithm 1; EQUATIONS §4). For t > 2M, with a fresh minibatch Ω_t
+// 2016, Algorithm 1; doc/equations.md §10.5). For t > 2M, with a fresh minibatch Ω_t
 // and z_t ~ N(0, I):
 //
 //	θ_t = θ_{t−M} − ε_t H_t ∇Ũ_Ω_t(θ_{t−M}) + √(2ε_t) S_t z_t,

@@ -12,7 +12,7 @@ import (
 
 // LBFGS is a limited-memory BFGS approximation H of an inverse Hessian,
 // built from the curvature pairs (s, y) in a window over the last Mem pairs
-// offered to Push, with the initial approximation H⁰ = γI (EQUATIONS §4):
+// offered to Push, with the initial approximation H⁰ = γI (doc/equations.md §10.1):
 //
 //	H^k = (I − ρ_k s_k y_kᵀ) H^(k−1) (I − ρ_k y_k s_kᵀ) + ρ_k s_k s_kᵀ,   ρ_k = 1/(y_kᵀ s_k),
 //

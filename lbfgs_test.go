@@ -218,7 +218,7 @@ func TestLBFGSMatchesDense(t *testing.T) {
 	}
 }
 
-// TestLBFGSPaperEq11Sign guards the sign correction of EQUATIONS §4: the
+// TestLBFGSPaperEq11Sign guards the sign correction of doc/equations.md §10.4: the
 // extracted Eq. 11 (q = √(sᵀy/sᵀBs)·Bs − y with I − p qᵀ) does not give
 // S Sᵀ = H, while the corrected form MulS uses does.
 func TestLBFGSPaperEq11Sign(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 //
 // With Noise set, Grad also estimates the diagonal of the gradient-noise
 // covariance from the per-datum gradients of the batch (the SGFS estimate of
-// Ahn et al. 2012, EQUATIONS §2): V̂ = (N²/n) · var_i(g_i), times the
+// Ahn et al. 2012, doc/equations.md §7.2): V̂ = (N²/n) · var_i(g_i), times the
 // finite-population correction (1 − n/N) for batches drawn without
 // replacement (without it V̂ overestimates the noise by N/(N − n), and B̂
 // over-corrects), available through NoiseVar. That costs O(n·d) per call

@@ -43,8 +43,8 @@ type PSGLDSettings struct {
 	Freeze bool
 }
 
-// PSGLD is preconditioned SGLD (Li, Chen, Carlson & Carin 2016; EQUATIONS
-// §2) with an RMSprop diagonal preconditioner. At each step, with
+// PSGLD is preconditioned SGLD (Li, Chen, Carlson & Carin 2016; doc/equations.md
+// §11) with an RMSprop diagonal preconditioner. At each step, with
 // ḡ = ∇Ũ(θ)/N standing for the mean per-datum log-likelihood gradient
 // (up to sign, which v ignores, and the prior's share ∇log p(θ)/N):
 //

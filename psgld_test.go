@@ -105,7 +105,7 @@ func TestPSGLDGammaUnbiased(t *testing.T) {
 }
 
 // TestPSGLDMatchesReference checks the update against a hand-written
-// reference of EQUATIONS §2, same seeds.
+// reference of doc/equations.md §11.1, same seeds.
 func TestPSGLDMatchesReference(t *testing.T) {
 	t.Parallel()
 	for _, drop := range []bool{false, true} {

@@ -13,7 +13,7 @@ import (
 // RecipeSpec describes a sampler in the complete recipe of Ma, Chen & Fox
 // (2015): a state z = (θ, r, ξ, …) with Hamiltonian H(z) = U(θ) + K(z), a
 // diffusion D(z), a curl Q(z) and the correction Γ(z). NewRecipe turns it
-// into a Sampler performing EQUATIONS §1's update
+// into a Sampler performing the update of doc/equations.md §3.1
 //
 //	z ← z + ε[−(D(z) + Q(z))∇H̃(z) + Γ(z)] + N(0, ε(2D(z) − εB̂)).
 type RecipeSpec struct {
@@ -407,7 +407,7 @@ func (euler) advance(r *Recipe, eps float64, step int) error {
 }
 
 // sweep is the sequential sweep: the blocks in r.order, each by its own
-// rows of Eq. 9 at the latest state (doc/equations.md §1).
+// rows of Eq. 9 at the latest state (doc/equations.md §4.1).
 type sweep struct{}
 
 func (sweep) advance(r *Recipe, eps float64, step int) error {

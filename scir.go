@@ -29,7 +29,7 @@ type SCIRSettings struct {
 // ω = θ/Σθ, for Dirichlet targets on one or many probability simplices.
 //
 // Each coordinate follows the exact transition of the CIR process
-// dθ = b(a − θ) dt + sqrt(2bθ) dW over the step h (EQUATIONS §3):
+// dθ = b(a − θ) dt + sqrt(2bθ) dW over the step h (doc/equations.md §8.2):
 //
 //	N ~ Poisson(θ_j e^{−bh} / (1 − e^{−bh})),
 //	θ_j ← (1 − e^{−bh}) · Gamma(â_j + N, 1),

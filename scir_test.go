@@ -275,7 +275,7 @@ func scirShapeVar(counts []int, alpha []float64, n int) (a, v []float64) {
 }
 
 // TestSCIRCorollary42 checks the mean and variance of θ̂_M after M minibatch
-// steps from θ_0 against Corollary 4.2 (EQUATIONS §3, with h → b·h):
+// steps from θ_0 against Corollary 4.2 (doc/equations.md §8.3, with h → b·h):
 //
 //	E[θ̂_M]  = θ_0 e^{−Mbh} + a (1 − e^{−Mbh})
 //	Var[θ̂_M] = 2θ_0 (e^{−Mbh} − e^{−2Mbh}) + a (1 − e^{−Mbh})²

@@ -25,7 +25,7 @@ type SGHMCSettings struct {
 	// Simultaneous selects Eq. 9 read literally (explicit Euler), as the
 	// recipe paper displays it. The default sequential sweep (r, then θ with
 	// the new r; the SGHMC paper's Algorithm 2) is far more accurate for
-	// stiff targets: see EQUATIONS §1.
+	// stiff targets: see doc/equations.md §4.2.
 	Simultaneous bool
 	// ResampleEvery resamples r ~ N(0, M) every ResampleEvery steps. Zero
 	// means never.

@@ -22,7 +22,7 @@ type SGRLDSimplexSettings struct {
 // sampler of Patterson & Teh (2013) for the probability simplex in the
 // expanded-mean parameterisation with mirrored-gamma priors, the baseline of
 // the SCIR paper (Baker et al. 2018). It is a specialisation of SGRLD
-// (EQUATIONS §2) written out for speed, and is driven by the same shape
+// (doc/equations.md §9) written out for speed, and is driven by the same shape
 // estimates â as SCIR.
 //
 // The target of θ is Gamma(a_j, 1) in each coordinate (mirrored onto the

@@ -984,7 +984,7 @@ func lyapunov2(a, w [2][2]float64) [2][2]float64 {
 // on a Gaussian with precision λ = 10, ε = 0.05 (ελ = 0.5) and C = 1, the
 // sequential SGHMC's stationary variance is within 2 % of the truth, while
 // Eq. 9 read literally (explicit Euler) gives about twice the truth
-// (EQUATIONS §1). Both agree with the exact discrete Lyapunov solution
+// (doc/equations.md §4.2). Both agree with the exact discrete Lyapunov solution
 // within Monte Carlo error.
 func TestSGHMCStiffGaussian(t *testing.T) {
 	t.Parallel()
