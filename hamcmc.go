@@ -60,6 +60,10 @@ type HAMCMCSettings struct {
 	// MinCurvature is the LBFGS rejection threshold on the cosine of the
 	// angle between s and y. Zero means 1e-8.
 	MinCurvature float64
+	// MinPairCurvature is the LBFGS MinScaledCurvature: pairs whose
+	// curvature sᵀy/sᵀs is below MinPairCurvature/γ are rejected. Zero
+	// accepts any positive curvature.
+	MinPairCurvature float64
 	// Init, if not nil, holds the 2M+1 initial samples θ_0, …, θ_2M of
 	// Algorithm 1 (copied). The pairs for the first step come from θ_2, …,
 	// θ_2M (θ_{M+1}, …, θ_2M for the naïve variant); θ_0 and θ_1 are
@@ -196,6 +200,9 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	if !(s.Lambda >= 0) || math.IsInf(s.Lambda, 0) {
 		return nil, errorf(ErrRange, "NewHAMCMC: Lambda = %v, want finite and ≥ 0", s.Lambda)
 	}
+	if !(s.MinPairCurvature >= 0) || math.IsInf(s.MinPairCurvature, 0) {
+		return nil, errorf(ErrRange, "NewHAMCMC: MinPairCurvature = %v, want finite and ≥ 0", s.MinPairCurvature)
+	}
 	if !(s.MinCurvature >= 0) || s.MinCurvature >= 1 {
 		return nil, errorf(ErrRange, "NewHAMCMC: MinCurvature = %v, want in [0, 1)", s.MinCurvature)
 	}
@@ -227,6 +234,7 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 		return nil, errorf(nil, "NewHAMCMC: %w", err)
 	}
 	lb.MinCurvature = s.MinCurvature
+	lb.MinScaledCurvature = s.MinPairCurvature
 	h := &HAMCMC{bg: newBatchGrad(grad), d: d, m: m, div: newDivTracker(d), lag: m, gamma: gamma, lb: lb,
 		rng: rand.New(src), hist: make([][]float64, m),
 		g0: make([]float64, d), g1: make([]float64, d), xi: make([]float64, d),

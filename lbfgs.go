@@ -44,6 +44,13 @@ type LBFGS struct {
 	// sᵀy > MinCurvature·‖s‖‖y‖ after damping, that is, if the cosine of
 	// the angle between s and y exceeds it. Zero means 1e-8.
 	MinCurvature float64
+	// MinScaledCurvature rejects, in addition, a pair whose curvature
+	// sᵀy/sᵀs (after damping) is below MinScaledCurvature/γ: with H⁰ = γI
+	// scaled to the target, such a pair claims a direction far flatter than
+	// the target is, and the H it builds would take steps that destabilise
+	// a sampler (minibatch pairs underestimate curvature this way by
+	// 100-fold and more). Zero disables the test.
+	MinScaledCurvature float64
 
 	dim, mem      int
 	gamma, lambda float64
@@ -169,7 +176,8 @@ func (l *LBFGS) Push(s, y []float64) (bool, error) {
 		tol = 1e-8
 	}
 	ok := sy > tol*math.Sqrt(ss)*math.Sqrt(yy) && !math.IsInf(sy, 0) &&
-		!math.IsInf(ss, 0) && !math.IsInf(yy, 0) && !math.IsNaN(ss+yy)
+		!math.IsInf(ss, 0) && !math.IsInf(yy, 0) && !math.IsNaN(ss+yy) &&
+		sy*l.gamma >= l.MinScaledCurvature*ss
 	l.have[k] = ok
 	if ok {
 		l.rho[k] = 1 / sy

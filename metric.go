@@ -26,6 +26,8 @@ type diagMetricCache struct {
 	gamInv       []float64 // ∂_i(1/g_i) = −g_i′/g_i²
 	gamIsq       []float64 // ∂_i g_i^(−1/2) = −½g_i′g_i^(−3/2)
 	sqrt         bool      // whether isq, nisq and gamIsq are needed
+	fric         float64   // friction C of gSGRHMC when fricInv is used
+	fricInv      []float64 // C/g, or nil
 	valid        bool
 }
 
@@ -54,6 +56,11 @@ func (c *diagMetricCache) prepare(z []float64) error {
 		inv := 1 / g
 		c.inv[i] = inv
 		c.gamInv[i] = -c.dg[i] * inv * inv
+	}
+	if c.fricInv != nil {
+		for i, w := range c.inv {
+			c.fricInv[i] = c.fric * w
+		}
 	}
 	if c.sqrt {
 		for i, g := range c.g {

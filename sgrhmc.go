@@ -28,6 +28,13 @@ type SGRHMCSettings struct {
 	ResampleEvery int
 	// R0 is the initial momentum. Nil means zero.
 	R0 []float64
+	// Friction scales the momentum's diffusion to D_rr = C·G⁻¹ (Γ is
+	// unchanged: D_rr does not depend on r). Zero means 1, the recipe
+	// paper's sampler. With a fixed D_rr = G⁻¹ the energy relaxes over
+	// about max g_i/ε steps, which on a badly scaled metric can be 10⁶
+	// steps or more; a larger C relaxes faster and absorbs more gradient
+	// noise (2C·G⁻¹ − εB̂ must stay PSD). Diagonal metrics only.
+	Friction float64
 }
 
 // NewSGRHMC returns the generalised stochastic gradient Riemann HMC of Ma,
@@ -66,6 +73,17 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 	}
 	d := len(theta0)
 	mc := newDiagMetricCache(metric, max(d, 1), true)
+	fric := Diagonal(mc.inv)
+	if s.Friction != 0 {
+		if err := checkScalar(who, "Friction", s.Friction); err != nil {
+			return nil, err
+		}
+		if s.Friction != 1 {
+			c := s.Friction
+			mc.fric, mc.fricInv = c, make([]float64, max(d, 1))
+			fric = Diagonal(mc.fricInv)
+		}
+	}
 	var gamma func(dst, z []float64)
 	if !naive {
 		gamma = func(dst, _ []float64) {
@@ -79,7 +97,7 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 			b[d+i] = v[i] * w
 		}
 	}
-	spec, err := sgrhmcSpec(who, grad, theta0, src, s, Diagonal(mc.inv), Diagonal(mc.nisq), Diagonal(mc.isq), gamma, mc.prepare, noiseMap)
+	spec, err := sgrhmcSpec(who, grad, theta0, src, s, fric, Diagonal(mc.nisq), Diagonal(mc.isq), gamma, mc.prepare, noiseMap)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +120,9 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 	}
 	if s.NoiseVar != nil || s.EstimateNoise {
 		return nil, errorf(ErrUnsupported, "NewSGRHMCDense: B̂ correction is supported for diagonal metrics only")
+	}
+	if s.Friction != 0 && s.Friction != 1 {
+		return nil, errorf(ErrUnsupported, "NewSGRHMCDense: Friction is supported for diagonal metrics only")
 	}
 	d := len(theta0)
 	mc := newDenseMetricCache(metric, max(d, 1), -0.5)

@@ -1,0 +1,389 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+)
+
+// Problem is what Sample samples: a Model, minibatched by Sample, or, for
+// users with their own stochastic gradient, a function building one
+// Gradient per chain.
+type Problem struct {
+	// Model is the posterior. Sample minibatches it (without replacement)
+	// with a batch size it adapts, or SampleSettings.BatchSize.
+	Model Model
+	// Gradient, used when Model is nil, returns the gradient source of
+	// chain c, drawing any randomness from src. Each chain gets its own, so
+	// a stateful source (a minibatcher) is never shared between goroutines.
+	// For its curvature estimates warmup evaluates it on one fixed batch
+	// when it implements SameBatchGradient, and freshly otherwise (exact
+	// for full-data gradients).
+	Gradient func(chain int, src rand.Source) (Gradient, error)
+	// Names are the parameters' names for the summary. Nil means theta.1,
+	// theta.2, … (CmdStan's index style).
+	Names []string
+}
+
+// SampleSettings configures Sample. The zero value (or nil) means the
+// documented defaults.
+type SampleSettings struct {
+	// Chains is the number of chains K. Zero means 4.
+	Chains int
+	// Draws is the number of draws kept per chain after warmup. Zero means
+	// 1000.
+	Draws int
+	// Thin keeps every Thin-th state. Zero means chosen from the adapted
+	// step size so that successive draws are roughly a quarter of an
+	// autocorrelation time apart.
+	Thin int
+	// Seed seeds every chain's stream (ChainSource(Seed, c)).
+	Seed uint64
+	// BatchSize fixes the minibatch size for a Problem with a Model. Zero
+	// means adapted: the smallest of n₀ = max(100, N/10) (or N if smaller),
+	// 2n₀, 4n₀, …, N that keeps the excess temperature from gradient noise
+	// within MaxHeat.
+	BatchSize int
+	// MaxHeat is the tolerated excess temperature from gradient noise
+	// (doc/equations.md §13.3). Zero means 0.05.
+	MaxHeat float64
+	// DenseMax is the largest dimension with a dense preconditioner; above
+	// it the preconditioner is diagonal. Zero means 200.
+	DenseMax int
+	// StartScale is the half-width of the uniform jitter added to theta0
+	// for each chain's start, so that R̂ can see a chain that has not
+	// forgotten where it began. Zero means 1.
+	StartScale float64
+	// Callback, if not nil, is called after every sampling step of every
+	// chain, concurrently from the chains' goroutines (Progress is safe).
+	Callback func(StepInfo) error
+}
+
+// Method selects the sampler Sample runs. nil means SGHMCMethod{}. The
+// methods are the package's samplers, run on the adapted whitened
+// coordinates (see Affine) with adapted settings.
+type Method interface {
+	spec() methodSpec
+}
+
+// SGLDMethod runs SGLD with ε = 0.05/λ̂ and B̂ = V̂.
+type SGLDMethod struct{}
+
+// SGHMCMethod runs SGHMC with M = I, ε = 0.3/√λ̂, friction C = max(1, εV̂max)
+// and B̂ = V̂.
+type SGHMCMethod struct{}
+
+// SGNHTMethod runs SGNHT with A = 0.5, ε = 0.1/√λ̂ and B̂ = V̂ (its
+// thermostat shortens the position variance by about εξ/2; the small step
+// keeps that near 2.5 %).
+type SGNHTMethod struct{}
+
+// SGRHMCMethod runs gSGRHMC with the constant metric G = I in the
+// whitened coordinates, Friction = max(1, εV̂max), ε = 0.3/√λ̂ and B̂ = V̂.
+type SGRHMCMethod struct{}
+
+// HAMCMCMethod runs HAMCMC with M = 3, γ = 1 in whitened coordinates,
+// pairs flatter than a fifth of the adapted curvature rejected, and
+// ε = 0.05/λ̂ (no B̂: the batch is raised until the heat is within bound).
+type HAMCMCMethod struct{}
+
+// PSGLDMethod runs pSGLD with its RMSprop accumulator adapted during
+// warmup (α = 0.99) and then frozen, so that its preconditioner is constant
+// and Γ = 0 exactly; ε = 0.05/λ̂ for the preconditioned Hessian.
+type PSGLDMethod struct{}
+
+func (SGLDMethod) spec() methodSpec { return methodSpec{name: "SGLD", c: 0.05, bhat: true} }
+func (SGHMCMethod) spec() methodSpec {
+	return methodSpec{name: "SGHMC", c: 0.3, momentum: true, bhat: true}
+}
+func (SGNHTMethod) spec() methodSpec {
+	return methodSpec{name: "SGNHT", c: 0.1, momentum: true, bhat: true}
+}
+func (SGRHMCMethod) spec() methodSpec {
+	return methodSpec{name: "gSGRHMC", c: 0.3, momentum: true, bhat: true}
+}
+func (HAMCMCMethod) spec() methodSpec { return methodSpec{name: "HAMCMC", c: 0.05} }
+func (PSGLDMethod) spec() methodSpec  { return methodSpec{name: "pSGLD", c: 0.05} }
+
+// methodSpec is what warmup needs to know of a method.
+type methodSpec struct {
+	name     string
+	c        float64 // ε = c/λ̂, or c/√λ̂ with momentum
+	momentum bool
+	bhat     bool // supports a constant B̂
+}
+
+// Adapted holds the settings warmup chose for one chain; with them the
+// chain can be rebuilt by hand (see Affine and Adapted.Sampler).
+type Adapted struct {
+	Method string
+	// Eps is the step size, in the whitened coordinates z.
+	Eps float64
+	// Shift and Lower (d×d, row-major, lower-triangular) or Diag define
+	// the whitening θ = Shift + L z; L Lᵀ is the preconditioner.
+	Shift, Lower, Diag []float64
+	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 otherwise.
+	Friction float64
+	// NoiseVar is the constant B̂ (diag V̂ in z); nil if none.
+	NoiseVar []float64
+	// Accumulator is pSGLD's frozen RMSprop accumulator; nil otherwise.
+	Accumulator []float64
+	// BatchSize is the minibatch size (0 for a Problem without a Model).
+	BatchSize int
+	// Thin and BurnIn are the sampling run's thinning and its burn-in from
+	// the end of warmup.
+	Thin, BurnIn int
+	// LambdaMax is λ̂, the largest eigenvalue of the whitened Hessian over
+	// the warmup points; CurvatureSpread the ratio of the largest to the
+	// smallest eigenvalue over those points (1 for a Gaussian posterior
+	// perfectly preconditioned).
+	LambdaMax, CurvatureSpread float64
+	// Heat is the estimated excess temperature from gradient noise left
+	// after the B̂ correction (doc/equations.md §13.3).
+	Heat float64
+	// NoiseScale is the mean of diag V̂ in z: the gradient noise's variance
+	// against the drift's, which is about 1 per coordinate in the typical
+	// set.
+	NoiseScale float64
+	// SamplerSeed seeds the sampler's PCG source, rand.NewPCG(SamplerSeed[0],
+	// SamplerSeed[1]); MinibatchSeed likewise the sampling minibatch's.
+	SamplerSeed, MinibatchSeed [2]uint64
+}
+
+// ParamSummary is one parameter's row of Result.Summary.
+type ParamSummary struct {
+	Name string
+	diagnostics.Summary
+}
+
+// Result is what Sample returns.
+type Result struct {
+	Method string
+	// Chains holds each chain's draws of θ (warmup excluded).
+	Chains []*Chain
+	// Adapted holds each chain's adapted settings.
+	Adapted []Adapted
+	// Summary has one row per parameter: mean, sd, MCSE, quantiles, bulk
+	// and tail ESS, R̂ across the chains.
+	Summary []ParamSummary
+	// Warnings say, in words, why the draws may not be trusted: R̂ above
+	// 1.01, bulk ESS below 100 per chain, divergences, excess heat,
+	// gradient noise dominating the drift, curvature varying too much for
+	// one preconditioner. Empty means none of these was seen.
+	Warnings []string
+	// Divergences is the number of divergent transitions while sampling.
+	Divergences int
+	// GradEvals counts per-datum likelihood-gradient evaluations for a
+	// Model (calls to Grad for a Gradient), warmup included;
+	// WarmupGradEvals those of warmup alone.
+	GradEvals, WarmupGradEvals int64
+}
+
+// Sample runs K chains of a sampler on p from dispersed starts around
+// theta0, each adapting its own step size, preconditioner, friction, noise
+// correction and batch size during a warmup (doc/equations.md §13) that is
+// then frozen, and returns the draws after warmup with a summary and
+// warnings. It is the package's one-call entry point, in the spirit of
+// gonum's optimize.Minimize: settings may be nil, method nil means
+// SGHMCMethod{}.
+//
+// Each chain c draws everything from ChainSource(s.Seed, c), so the result
+// is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once. If
+// ctx is cancelled, Sample returns what it has with ctx.Err(). A chain that
+// fails returns its draws so far and Sample returns a *ChainError.
+//
+// Warmup: (1) from the start, trust-region Newton steps on a fixed batch
+// (curvature from finite-difference Hessian-vector products, eigenvalues
+// floored at 1e−12 of the largest, so condition numbers to 10¹² are
+// handled) until the Newton decrement is that of a point of the typical
+// set; (2) three windows of preconditioned Langevin steps on the fixed
+// batch, the curvature measured at the end of each and averaged, and the
+// windows' covariance blended in with a weight that grows with their
+// effective size; (3) the largest eigenvalue λ̂ of the whitened Hessians by
+// power iteration, ε = c/λ̂ (c/√λ̂ with momentum); (4) a probe of the
+// gradient noise at the sampling batch size, B̂ = diag V̂, friction, batch
+// size by the heat check. A divergence in warmup halves ε; a warmup that
+// has to shrink ε by 10¹² returns an error.
+func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSettings, method Method) (*Result, error) {
+	s, err := sampleDefaults(p, theta0, settings)
+	if err != nil {
+		return nil, err
+	}
+	if method == nil {
+		method = SGHMCMethod{}
+	}
+	ms := method.spec()
+	d := len(theta0)
+	res := &Result{Method: ms.name, Chains: make([]*Chain, s.Chains), Adapted: make([]Adapted, s.Chains)}
+	outs := make([]chainOut, s.Chains)
+	errs := make([]error, s.Chains)
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for c := range s.Chains {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			outs[c], errs[c] = sampleChain(ctx, c, p, theta0, s, ms)
+		}()
+	}
+	wg.Wait()
+	var firstErr error
+	for c, o := range outs {
+		res.Chains[c] = o.chain
+		res.Adapted[c] = o.adapted
+		res.GradEvals += o.evals
+		res.WarmupGradEvals += o.warmEvals
+		if o.chain != nil {
+			res.Divergences += o.chain.Divergences
+		}
+		res.Warnings = append(res.Warnings, o.warnings...)
+		if errs[c] != nil && firstErr == nil {
+			if ctx.Err() != nil {
+				firstErr = ctx.Err()
+			} else {
+				firstErr = &ChainError{Chain: c, Err: errs[c]}
+			}
+		}
+	}
+	if firstErr != nil {
+		return res, firstErr
+	}
+	names := p.Names
+	if names == nil {
+		names = make([]string, d)
+		for j := range names {
+			names[j] = fmt.Sprintf("theta.%d", j+1)
+		}
+	}
+	res.Summary, err = summarizeChains(res.Chains, names)
+	if err != nil {
+		return res, err
+	}
+	res.Warnings = append(res.Warnings, sampleWarnings(res, s)...)
+	return res, nil
+}
+
+// sampleDefaults validates Sample's arguments and fills in the defaults.
+func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*SampleSettings, error) {
+	var s SampleSettings
+	if settings != nil {
+		s = *settings
+	}
+	d := len(theta0)
+	if d == 0 {
+		return nil, errorf(ErrDimension, "Sample: empty theta0")
+	}
+	if err := checkVector("Sample", "theta0", theta0, d, anyFinite); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Model == nil && p.Gradient == nil:
+		return nil, errorf(ErrNil, "Sample: the Problem has neither a Model nor a Gradient")
+	case p.Model != nil:
+		if p.Model.Dim() != d {
+			return nil, errorf(ErrDimension, "Sample: the Model has dimension %d, theta0 has length %d", p.Model.Dim(), d)
+		}
+		if n := p.Model.Len(); n <= 0 {
+			return nil, errorf(ErrDimension, "Sample: the Model has %d data items", n)
+		}
+		if s.BatchSize < 0 || s.BatchSize > p.Model.Len() {
+			return nil, errorf(ErrRange, "Sample: BatchSize = %d, want in [1, N = %d] (or 0 to adapt)", s.BatchSize, p.Model.Len())
+		}
+	}
+	if p.Names != nil && len(p.Names) != d {
+		return nil, errorf(ErrDimension, "Sample: %d names for %d parameters", len(p.Names), d)
+	}
+	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 {
+		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax)
+	}
+	if !(s.MaxHeat >= 0) || math.IsInf(s.MaxHeat, 0) || !(s.StartScale >= 0) || math.IsInf(s.StartScale, 0) {
+		return nil, errorf(ErrRange, "Sample: MaxHeat = %v, StartScale = %v: want finite and ≥ 0", s.MaxHeat, s.StartScale)
+	}
+	if s.Chains == 0 {
+		s.Chains = 4
+	}
+	if s.Draws == 0 {
+		s.Draws = 1000
+	}
+	if s.MaxHeat == 0 {
+		s.MaxHeat = 0.05
+	}
+	if s.DenseMax == 0 {
+		s.DenseMax = 200
+	}
+	if s.StartScale == 0 {
+		s.StartScale = 1
+	}
+	return &s, nil
+}
+
+// summarizeChains summarises each coordinate across the chains.
+func summarizeChains(chains []*Chain, names []string) ([]ParamSummary, error) {
+	d := chains[0].Dim
+	cols := make([][]float64, len(chains))
+	out := make([]ParamSummary, d)
+	for j := range d {
+		for c, ch := range chains {
+			cols[c] = ch.Column(cols[c], j)
+		}
+		sum, err := diagnostics.Summarize(cols)
+		if err != nil {
+			return nil, errorf(nil, "Sample: summary of %s: %w", names[j], err)
+		}
+		out[j] = ParamSummary{Name: names[j], Summary: sum}
+	}
+	return out, nil
+}
+
+// sampleWarnings states what the summary says is wrong.
+func sampleWarnings(r *Result, s *SampleSettings) []string {
+	var w []string
+	worstR, worstE := 0, 0
+	for j, p := range r.Summary {
+		if p.RHat > r.Summary[worstR].RHat || math.IsNaN(p.RHat) {
+			worstR = j
+		}
+		if p.ESSBulk < r.Summary[worstE].ESSBulk {
+			worstE = j
+		}
+	}
+	if p := r.Summary[worstR]; !(p.RHat <= 1.01) {
+		w = append(w, fmt.Sprintf("R̂ = %.3f for %s (above 1.01): the chains disagree; they have not converged or do not mix", p.RHat, p.Name))
+	}
+	if p := r.Summary[worstE]; !(p.ESSBulk >= 100*float64(len(r.Chains))) {
+		w = append(w, fmt.Sprintf("bulk ESS = %.0f for %s (below 100 per chain): too few effective draws for reliable estimates; run longer", p.ESSBulk, p.Name))
+	}
+	if r.Divergences > 0 {
+		w = append(w, fmt.Sprintf("%d divergent transitions while sampling: the step size is too large for part of the posterior, which may be undersampled", r.Divergences))
+	}
+	var heat, spread, noise float64
+	for _, a := range r.Adapted {
+		heat = math.Max(heat, a.Heat)
+		spread = math.Max(spread, a.CurvatureSpread)
+		noise = math.Max(noise, a.NoiseScale)
+	}
+	if heat > s.MaxHeat {
+		w = append(w, fmt.Sprintf("excess temperature from gradient noise %.1f%% (above %.0f%%): variances are inflated by about that much; raise the batch size", 100*heat, 100*s.MaxHeat))
+	}
+	if noise > 10 {
+		w = append(w, fmt.Sprintf("gradient noise dominates the drift (noise variance %.0f× the drift's per coordinate): the chain is a random walk in noise; raise the batch size", noise))
+	}
+	if spread > spreadWarn {
+		w = append(w, fmt.Sprintf("the posterior's curvature varies %.0f-fold over the warmup points (a funnel or heavy tails?): no constant step size and preconditioner suit all of it, so parts may be undersampled", spread))
+	}
+	return w
+}
+
+// spreadWarn is the curvature spread above which Sample warns.
+const spreadWarn = 20
