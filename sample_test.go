@@ -6,8 +6,10 @@ package sgmcmc
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -79,5 +81,204 @@ func TestSampleLinReg(t *testing.T) {
 			t.Logf("%s %s: mean err %.3f sd, sd err %+.3f, rhat %.4f, ess %.0f; eps %.3g n %d thin %d heat %.3f λ̂ %.3g spread %.3g evals %d (warm %d) warnings %v",
 				res.Method, p.Name, me, se, p.RHat, p.ESSBulk, res.Adapted[0].Eps, res.Adapted[0].BatchSize, res.Adapted[0].Thin, res.Adapted[0].Heat, res.Adapted[0].LambdaMax, res.Adapted[0].CurvatureSpread, res.GradEvals, res.WarmupGradEvals, res.Warnings)
 		}
+	}
+}
+
+// TestPowerIteration recovers λmax of known matrices from noisy
+// Hessian-vector products (relative noise 1e-3 per product).
+func TestPowerIteration(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	for _, c := range []struct {
+		d      int
+		top    float64
+		spread float64
+	}{{2, 1, 10}, {10, 7.5, 100}, {50, 1e4, 1e8}} {
+		// A = Q diag(λ) Qᵀ with λ log-spaced from top/spread to top.
+		q := randOrthogonal(r, c.d)
+		lam := make([]float64, c.d)
+		for i := range lam {
+			lam[i] = c.top * math.Pow(c.spread, -float64(i)/float64(max(c.d-1, 1)))
+		}
+		a := mat.NewSymDense(c.d, nil)
+		for i := range c.d {
+			for j := i; j < c.d; j++ {
+				var s float64
+				for k := range c.d {
+					s += q.At(i, k) * lam[k] * q.At(j, k)
+				}
+				a.SetSym(i, j, s)
+			}
+		}
+		noisy := func(dst, v []float64) {
+			mulSym(dst, a, v)
+			for i := range dst {
+				dst[i] *= 1 + 1e-3*r.NormFloat64()
+			}
+		}
+		got := powerIteration(noisy, c.d, 200, r)
+		if math.Abs(got-c.top) > 0.02*c.top {
+			t.Errorf("d = %d: λmax %.6g, want %.6g", c.d, got, c.top)
+		}
+	}
+}
+
+func randOrthogonal(r *rand.Rand, d int) *mat.Dense {
+	g := mat.NewDense(d, d, nil)
+	for i := range d {
+		for j := range d {
+			g.Set(i, j, r.NormFloat64())
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(g)
+	var q mat.Dense
+	qr.QTo(&q)
+	return &q
+}
+
+// TestCovarianceWelford recovers a known covariance from draws centred far
+// from the origin (where a one-pass Σx² − n·x̄² would cancel).
+func TestCovarianceWelford(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	want := mat.NewSymDense(3, []float64{4, 1.2, -0.3, 1.2, 1, 0.1, -0.3, 0.1, 0.25})
+	var ch mat.Cholesky
+	ch.Factorize(want)
+	var l mat.TriDense
+	ch.LTo(&l)
+	c := newCovariance(3)
+	const n = 200000
+	x := make([]float64, 3)
+	for range n {
+		u := []float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+		for i := range 3 {
+			x[i] = 1e9
+			for k := 0; k <= i; k++ {
+				x[i] += l.At(i, k) * u[k]
+			}
+		}
+		c.add(x)
+	}
+	got := c.cov()
+	for i := range 3 {
+		for j := range 3 {
+			// sd of a sample covariance ≈ sqrt((Σ_ii Σ_jj + Σ_ij²)/n).
+			tol := 5 * math.Sqrt((want.At(i, i)*want.At(j, j)+want.At(i, j)*want.At(i, j))/n)
+			if math.Abs(got.At(i, j)-want.At(i, j)) > tol {
+				t.Errorf("cov[%d,%d] = %.5f, want %.5f ± %.5f", i, j, got.At(i, j), want.At(i, j), tol)
+			}
+		}
+	}
+}
+
+// TestSampleFrozenByHand: a chain rebuilt by hand from the adapted values
+// (Affine, the named constructor, the seeds) equals Sample's chain bit for
+// bit.
+func TestSampleFrozenByHand(t *testing.T) {
+	m := newLinReg(500, 66, 4, 2)
+	res, err := Sample(context.Background(), Problem{Model: m}, []float64{1, 0}, &SampleSettings{Seed: 9, Chains: 2, Draws: 200}, SGHMCMethod{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Adapted[1]
+	mb, err := NewMinibatch(m, a.BatchSize, false, rand.NewPCG(a.MinibatchSeed[0], a.MinibatchSeed[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aff, err := NewAffine(mb, a.Shift, a.Lower, a.Diag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSGHMC(aff, []float64{0, 0}, rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1]), &SGHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zc, err := Run(context.Background(), s, RunOptions{Draws: 200, Thin: a.Thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := make([]float64, 2)
+	for i := range zc.Len() {
+		aff.ToTheta(th, zc.At(i))
+		for j, v := range th {
+			if v != res.Chains[1].At(i)[j] {
+				t.Fatalf("draw %d coordinate %d: by hand %v, Sample %v", i, j, v, res.Chains[1].At(i)[j])
+			}
+		}
+	}
+}
+
+// TestSampleGOMAXPROCS: the same seed gives the same draws for any
+// GOMAXPROCS.
+func TestSampleGOMAXPROCS(t *testing.T) {
+	m := newLinReg(300, 0, 1, 3)
+	var ref *Result
+	for _, p := range []int{1, 2, 8} {
+		old := runtime.GOMAXPROCS(p)
+		res, err := Sample(context.Background(), Problem{Model: m}, []float64{0, 0}, &SampleSettings{Seed: 4, Draws: 100}, SGLDMethod{})
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = res
+			continue
+		}
+		for c, ch := range res.Chains {
+			for i, v := range ch.Draws {
+				if v != ref.Chains[c].Draws[i] {
+					t.Fatalf("GOMAXPROCS %d: chain %d differs at %d", p, c, i)
+				}
+			}
+		}
+	}
+}
+
+// TestSampleBadInput: clear errors, never a panic.
+func TestSampleBadInput(t *testing.T) {
+	m := newLinReg(100, 0, 1, 4)
+	nanGrad := func(int, rand.Source) (Gradient, error) {
+		return GradFunc(func(dst, th []float64) { dst[0], dst[1] = math.NaN(), 0 }), nil
+	}
+	for _, c := range []struct {
+		name   string
+		p      Problem
+		theta0 []float64
+		s      *SampleSettings
+		want   error
+	}{
+		{"NaN start", Problem{Model: m}, []float64{math.NaN(), 0}, nil, ErrNonFinite},
+		{"empty start", Problem{Model: m}, nil, nil, ErrDimension},
+		{"start of the wrong length", Problem{Model: m}, []float64{0, 0, 0}, nil, ErrDimension},
+		{"no model", Problem{}, []float64{0, 0}, nil, ErrNil},
+		{"batch larger than N", Problem{Model: m}, []float64{0, 0}, &SampleSettings{BatchSize: 101}, ErrRange},
+		{"negative chains", Problem{Model: m}, []float64{0, 0}, &SampleSettings{Chains: -1}, ErrRange},
+		{"NaN gradient at the start", Problem{Gradient: nanGrad}, []float64{0, 0}, nil, ErrNonFinite},
+		{"names of the wrong length", Problem{Model: m, Names: []string{"a"}}, []float64{0, 0}, nil, ErrDimension},
+	} {
+		_, err := Sample(context.Background(), c.p, c.theta0, c.s, nil)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestSampleWarmupGivesUp: a gradient that explodes everywhere but at the
+// start makes warmup shrink ε without end; it must stop with an error
+// saying so, not hang or panic.
+func TestSampleWarmupGivesUp(t *testing.T) {
+	g := func(int, rand.Source) (Gradient, error) {
+		return GradFunc(func(dst, th []float64) {
+			// U = θ²/2 near 0, with a gradient of 1e300 once |θ| > 1e-300.
+			for i, x := range th {
+				dst[i] = x
+				if math.Abs(x) > 1e-300 {
+					dst[i] = math.Copysign(1e300, x)
+				}
+			}
+		}), nil
+	}
+	_, err := Sample(context.Background(), Problem{Gradient: g}, []float64{0, 0}, &SampleSettings{StartScale: 1e-320}, SGLDMethod{})
+	if !errors.Is(err, ErrDivergence) {
+		t.Fatalf("err = %v, want ErrDivergence from a posterior no step size can sample", err)
 	}
 }

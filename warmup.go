@@ -449,14 +449,18 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 		}
 		for t := 0; t < n; t++ {
 			before, _ := smp.Divergences()
-			err := smp.Step(eps)
-			after, _ := smp.Divergences()
-			if err != nil || after > before {
+			serr := smp.Step(eps)
+			after, last := smp.Divergences()
+			if serr != nil || after > before {
 				// Divergence: shrink and restart the window from z = 0.
 				eps /= 2
 				shrunk *= 2
 				if shrunk > maxShrink {
-					return nil, nil, errorf(ErrDivergence, "Sample: warmup: the step size had to shrink by %.0g from %g and still diverges (last: %v)", shrunk, windowEps, err)
+					why := fmt.Sprintf("a transition changed the potential by %.3g", last.DeltaU)
+					if serr != nil {
+						why = serr.Error()
+					}
+					return nil, nil, errorf(ErrDivergence, "Sample: warmup: tried Langevin steps from %g down to %.3g (in units of the curvature measured at the start) and every one diverged (%s): the curvature at the start does not describe the posterior nearby", windowEps, eps, why)
 				}
 				smp, err = NewSGLD(a, make([]float64, d), rand.NewPCG(e.rng.Uint64(), e.rng.Uint64()), nil)
 				if err != nil {
