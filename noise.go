@@ -1,0 +1,159 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// chooseNoise probes the gradient noise at the end of warmup and sets
+// the batch size, B̂, the friction and the heat estimate.
+func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *SampleSettings) error {
+	d := e.d
+	n0 := e.n0
+	if s.BatchSize > 0 {
+		n0 = s.BatchSize
+	}
+	g, err := e.sampling(max(n0, 1))
+	if err != nil {
+		return err
+	}
+	aff, err := w.affine(g)
+	if err != nil {
+		return err
+	}
+	z := make([]float64, d)
+	cv := newCovariance(d)
+	buf := make([]float64, d)
+	for range probeDraws {
+		aff.Grad(buf, z)
+		cv.add(buf)
+	}
+	v0 := cv.cov()
+	vals, _, ok := symEigen(v0)
+	if !ok {
+		return errorf(ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite")
+	}
+	lamV0 := math.Max(vals[len(vals)-1], 0)
+	diag0 := make([]float64, d)
+	var maxDiag0 float64
+	for i := range d {
+		diag0[i] = v0.At(i, i)
+		maxDiag0 = math.Max(maxDiag0, diag0[i])
+	}
+	// Residual after a diagonal B̂: off-diagonal noise and the estimate's
+	// own error (relative sd √(2/R)).
+	off := mat.NewSymDense(d, nil)
+	off.CopySym(v0)
+	for i := range d {
+		off.SetSym(i, i, 0)
+	}
+	offVals, _, _ := symEigen(off)
+	resid0 := lamV0
+	if ms.bhat {
+		resid0 = math.Max(0, offVals[len(offVals)-1]) + maxDiag0*math.Sqrt(2.0/probeDraws)
+	}
+	// V(n) = V(n₀)·(n₀/n)·(1 − n/N)/(1 − n₀/N), without replacement.
+	scale := func(n int) float64 {
+		if e.N == 0 {
+			return 1
+		}
+		if n >= e.N {
+			return 0
+		}
+		if n0 >= e.N {
+			return 0
+		}
+		return float64(n0) / float64(n) * (1 - float64(n)/float64(e.N)) / (1 - float64(n0)/float64(e.N))
+	}
+	heat := func(n int) (h, fric float64) {
+		f := scale(n)
+		fric = 1
+		switch ms.name {
+		case "SGNHT":
+			fric = 0.5
+		}
+		if ms.momentum && ms.bhat {
+			// 2C − εB̂ ≥ C: the friction absorbs the correction.
+			fric = math.Max(fric, a.Eps*f*maxDiag0)
+		}
+		if !ms.momentum && ms.bhat && a.Eps*f*maxDiag0 > 1 {
+			return math.Inf(1), fric // SGLD's 2 − εB̂ would lose more than half the noise
+		}
+		c := fric
+		if !ms.momentum {
+			c = 1
+		}
+		return a.Eps * f * resid0 / (2 * c), fric
+	}
+	n := n0
+	if e.N > 0 && s.BatchSize == 0 {
+		for h, _ := heat(n); h > s.MaxHeat && n < e.N; h, _ = heat(n) {
+			n = min(2*n, e.N)
+		}
+	}
+	if e.N > 0 {
+		a.BatchSize = n
+	}
+	a.Heat, a.Friction = heat(n)
+	if !ms.momentum {
+		a.Friction = 0
+	}
+	f := scale(n)
+	a.NoiseScale = 0
+	for _, v := range diag0 {
+		a.NoiseScale += f * v / float64(d)
+	}
+	if ms.bhat && f > 0 {
+		a.NoiseVar = make([]float64, d)
+		for i, v := range diag0 {
+			a.NoiseVar[i] = f * v
+		}
+	}
+	if ms.name == "pSGLD" {
+		return e.adaptPSGLD(a, w, n)
+	}
+	return nil
+}
+
+// adaptPSGLD runs pSGLD's RMSprop accumulator over warmup steps at the
+// chosen batch and freezes it; ε is rescaled to the preconditioned
+// curvature.
+func (e *chainEnv) adaptPSGLD(a *Adapted, w *whitening, n int) error {
+	g, err := e.sampling(max(n, 1))
+	if err != nil {
+		return err
+	}
+	aff, err := w.affine(g)
+	if err != nil {
+		return err
+	}
+	N := float64(max(e.N, 1))
+	p, err := NewPSGLD(aff, make([]float64, e.d), rand.NewPCG(e.rng.Uint64(), e.rng.Uint64()), &PSGLDSettings{DropGamma: true, N: N, Lambda: psgldLambda})
+	if err != nil {
+		return err
+	}
+	for range 200 {
+		// Only v matters here: a tiny step keeps θ near the adapted point.
+		if err := p.Step(1e-12); err != nil {
+			return err
+		}
+	}
+	a.Accumulator = make([]float64, e.d)
+	p.Accumulator(a.Accumulator)
+	var gmax float64
+	for _, v := range a.Accumulator {
+		gmax = math.Max(gmax, 1/(psgldLambda+math.Sqrt(v)))
+	}
+	a.Eps /= gmax
+	return nil
+}
+
+// psgldLambda is pSGLD's λ for Sample: in whitened coordinates the mean
+// per-datum gradient is of order 1/N, so λ must be smaller than that.
+const psgldLambda = 1e-12
