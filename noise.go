@@ -7,8 +7,6 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // chooseNoise probes the gradient noise at the end of warmup and sets
@@ -30,7 +28,8 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 	z := make([]float64, d)
 	cv := newCovariance(d)
 	buf := make([]float64, d)
-	for range probeDraws {
+	draws := min(max(probeDraws, 4*d), maxProbeDraws)
+	for range draws {
 		aff.Grad(buf, z)
 		cv.add(buf)
 	}
@@ -46,17 +45,24 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 		diag0[i] = v0.At(i, i)
 		maxDiag0 = math.Max(maxDiag0, diag0[i])
 	}
-	// Residual after a diagonal B̂: off-diagonal noise and the estimate's
-	// own error (relative sd √(2/R)).
-	off := mat.NewSymDense(d, nil)
-	off.CopySym(v0)
-	for i := range d {
-		off.SetSym(i, i, 0)
-	}
-	offVals, _, _ := symEigen(off)
+	// Residual after a diagonal B̂: the off-diagonal noise, bounded by its
+	// Frobenius norm — estimated without the sampling noise of the R probe
+	// gradients, E S_ij² ≈ V_ij² + (V_ii V_jj + V_ij²)/(R − 1), which would
+	// otherwise swamp it when R is not much larger than d — plus the
+	// diagonal estimate's own error (relative sd √(2/(R − 1))).
 	resid0 := lamV0
 	if ms.bhat {
-		resid0 = math.Max(0, offVals[len(offVals)-1]) + maxDiag0*math.Sqrt(2.0/probeDraws)
+		r1 := float64(draws - 1)
+		var f2 float64
+		for i := range d {
+			for j := range d {
+				if i != j {
+					sij := v0.At(i, j)
+					f2 += (sij*sij - v0.At(i, i)*v0.At(j, j)/r1) / (1 + 1/r1)
+				}
+			}
+		}
+		resid0 = math.Sqrt(math.Max(f2, 0)) + maxDiag0*math.Sqrt(2/r1)
 	}
 	// V(n) = V(n₀)·(n₀/n)·(1 − n/N)/(1 − n₀/N), without replacement.
 	scale := func(n int) float64 {

@@ -18,8 +18,9 @@ const (
 	eigFloor      = 1e-12 // eigenvalue floor relative to the largest
 	fdStep        = 1e-3  // finite-difference step in whitened units
 	newtonIters   = 60
-	windowEps     = 0.2 // warmup Langevin step, in units of 1/λ̂
-	probeDraws    = 64  // gradients in the noise probe
+	windowEps     = 0.2  // warmup Langevin step, in units of 1/λ̂
+	probeDraws    = 64   // gradients in the noise probe: at least this,
+	maxProbeDraws = 1000 // 4d, and at most this
 	maxShrink     = 1e12
 	firstOrderLow = 0.5 // assumed smallest whitened curvature, for thinning
 )
