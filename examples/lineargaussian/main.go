@@ -324,7 +324,7 @@ func newSGRLD(grad sgmcmc.Gradient, theta0 []float64, g *mat.SymDense, src rand.
 	inv := mat.NewSymDense(d, nil)
 	last := make([]float64, d)
 	fresh := false
-	diff := sgmcmc.NewSymFunc(d, func(dst *mat.SymDense, z []float64) {
+	diff, err := sgmcmc.NewSymFunc(d, func(dst *mat.SymDense, z []float64) {
 		// Once per step: the recipe asks for D at θ_t for the noise and
 		// for the drift.
 		if !fresh || !floats.Equal(last, z[:d]) {
@@ -339,6 +339,9 @@ func newSGRLD(grad sgmcmc.Gradient, theta0 []float64, g *mat.SymDense, src rand.
 		}
 		dst.CopySym(inv)
 	})
+	if err != nil {
+		return nil, err
+	}
 	return sgmcmc.NewRecipe(sgmcmc.RecipeSpec{Grad: grad, D: diff, Z0: theta0, Src: src})
 }
 
