@@ -34,35 +34,43 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 		cv.add(buf)
 	}
 	v0 := cv.cov()
-	vals, _, ok := symEigen(v0)
-	if !ok {
+	if firstNonFinite(v0.RawSymmetric().Data) >= 0 {
 		return errorf(ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite")
 	}
-	lamV0 := math.Max(vals[len(vals)-1], 0)
 	diag0 := make([]float64, d)
 	var maxDiag0 float64
 	for i := range d {
 		diag0[i] = v0.At(i, i)
 		maxDiag0 = math.Max(maxDiag0, diag0[i])
 	}
-	// Residual after a diagonal B̂: the off-diagonal noise, bounded by its
-	// Frobenius norm — estimated without the sampling noise of the R probe
-	// gradients, E S_ij² ≈ V_ij² + (V_ii V_jj + V_ij²)/(R − 1), which would
-	// otherwise swamp it when R is not much larger than d — plus the
-	// diagonal estimate's own error (relative sd √(2/(R − 1))).
-	resid0 := lamV0
-	if ms.bhat {
-		r1 := float64(draws - 1)
-		var f2 float64
-		for i := range d {
-			for j := range d {
-				if i != j {
-					sij := v0.At(i, j)
-					f2 += (sij*sij - v0.At(i, i)*v0.At(j, j)/r1) / (1 + 1/r1)
+	// The heat is judged along the directions the user reads the draws in:
+	// the whitened axes z_j and the parameters θ_k = shift_k + ℓ_kᵀz (ℓ_k
+	// row k of L). Along a unit u the gradient noise is uᵀVu, estimated by
+	// uᵀV̂u with relative error √(2/(R − 1)) whatever d is (the spectral
+	// norm of V̂ would be dominated by its sampling noise when R ≈ d).
+	// With a diagonal B̂ = diag V̂ what remains along u is uᵀ(V̂ − diag V̂)u,
+	// plus the diagonal estimate's own error.
+	r1 := float64(draws - 1)
+	worstQ, worstOff := maxDiag0, 0.0
+	if w.lower != nil {
+		raw := w.lower.RawTriangular()
+		for k := range d {
+			l := raw.Data[k*raw.Stride : k*raw.Stride+k+1]
+			var q, dq, nn float64
+			for i, li := range l {
+				nn += li * li
+				dq += li * li * v0.At(i, i)
+				for j, lj := range l {
+					q += li * lj * v0.At(i, j)
 				}
 			}
+			worstQ = math.Max(worstQ, q/nn)
+			worstOff = math.Max(worstOff, math.Abs(q-dq)/nn)
 		}
-		resid0 = math.Sqrt(math.Max(f2, 0)) + maxDiag0*math.Sqrt(2/r1)
+	}
+	resid0 := worstQ
+	if ms.bhat {
+		resid0 = worstOff + maxDiag0*math.Sqrt(2/r1)
 	}
 	// V(n) = V(n₀)·(n₀/n)·(1 − n/N)/(1 − n₀/N), without replacement.
 	scale := func(n int) float64 {
