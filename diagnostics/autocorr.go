@@ -5,6 +5,9 @@
 package diagnostics
 
 import (
+	"fmt"
+	"math"
+
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -15,15 +18,41 @@ import (
 // into dst (allocated if nil or too short) and returns it. It is computed by
 // FFT (gonum's dsp/fourier) on x zero-padded to a length of at least 2n, in
 // O(n log n). The biased (divide by n) estimate is the one Geyer (1992)
-// recommends and the one ESS uses. x needs at least one draw, all finite.
+// recommends and the one ESS uses. x needs at least one draw, all finite
+// and within ±MaxAbs; an autocovariance beyond the float64 range is an
+// error.
 func Autocovariance(dst, x []float64) ([]float64, error) {
 	if err := checkSample("Autocovariance", x, 1); err != nil {
 		return nil, err
 	}
 	dst = resize(dst, len(x))
 	var w acf
-	w.autocov(dst, x)
+	sc := w.scaledAutocov(dst, x)
+	if sc != 1 {
+		for t := range dst {
+			dst[t] = dst[t] / sc / sc
+			if math.IsInf(dst[t], 0) {
+				return nil, inputErr("Autocovariance", fmt.Sprintf("the autocovariance at lag %d overflows float64 (draws too large)", t))
+			}
+		}
+	}
 	return dst, nil
+}
+
+// scaledAutocov writes the autocovariance of x·sc into dst and returns sc,
+// a power of two (see powerScale) that keeps the products of the FFT in
+// range.
+func (w *acf) scaledAutocov(dst, x []float64) float64 {
+	sc := powerScale([][]float64{x})
+	if sc != 1 {
+		xs := make([]float64, len(x))
+		for i, v := range x {
+			xs[i] = v * sc
+		}
+		x = xs
+	}
+	w.autocov(dst, x)
+	return sc
 }
 
 // Autocorrelation writes the autocorrelation ρ̂_t = γ̂_t/γ̂_0 of x, t = 0, …,
@@ -37,7 +66,7 @@ func Autocorrelation(dst, x []float64) ([]float64, error) {
 	}
 	dst = resize(dst, len(x))
 	var w acf
-	w.autocov(dst, x)
+	w.scaledAutocov(dst, x) // ρ̂ does not depend on the scale
 	g0 := dst[0]
 	if g0 == 0 {
 		clear(dst)

@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -365,26 +364,42 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// flat is a chain stored as sgmcmc.Chain stores it: draw i in
+// draws[i*dim : (i+1)*dim].
+type flat struct {
+	dim   int
+	draws []float64
+}
+
+func (f *flat) Len() int           { return len(f.draws) / f.dim }
+func (f *flat) At(i int) []float64 { return f.draws[i*f.dim : (i+1)*f.dim] }
+
 func TestSummarizeChains(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(10, 11))
 	const k, n, d = 3, 200, 2
-	chains := make([]*sgmcmc.Chain, k)
+	chains := make([]*flat, k)
+	rows := make([]diagnostics.Rows, k)
 	cols := make([][][]float64, d)
 	for j := range cols {
 		cols[j] = ar1(rng, k, n, 0.3*float64(j), nil)
 	}
 	for c := range chains {
-		ch := &sgmcmc.Chain{Dim: d, Draws: make([]float64, n*d), Eps: make([]float64, n)}
+		ch := &flat{dim: d, draws: make([]float64, n*d)}
+		rows[c] = make(diagnostics.Rows, n)
 		for i := range n {
 			for j := range d {
-				ch.Draws[i*d+j] = cols[j][c][i]
+				ch.draws[i*d+j] = cols[j][c][i]
 			}
-			ch.Eps[i] = 0.1
+			rows[c][i] = ch.At(i)
 		}
 		chains[c] = ch
 	}
 	sums, err := diagnostics.SummarizeChains(chains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromRows, err := diagnostics.SummarizeChains(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,18 +409,37 @@ func TestSummarizeChains(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, _ := diagnostics.Summarize(cols[j])
-		if fmt.Sprint(col) != fmt.Sprint(cols[j]) || sums[j] != want {
-			t.Errorf("coordinate %d: SummarizeChains %v, Summarize of the column %v", j, sums[j], want)
+		if fmt.Sprint(col) != fmt.Sprint(cols[j]) || sums[j] != want || fromRows[j] != want {
+			t.Errorf("coordinate %d: SummarizeChains %v (of Rows %v), Summarize of the column %v", j, sums[j], fromRows[j], want)
 		}
 	}
-	chains[1].Draws[5*d+1] = math.NaN()
+	if _, err := diagnostics.Columns(chains, d); err == nil {
+		t.Error("Columns(d): no error")
+	}
+	chains[1].draws[5*d+1] = math.NaN()
 	_, err = diagnostics.SummarizeChains(chains)
 	var ie *diagnostics.InputError
 	if !errors.As(err, &ie) || ie.Chain != 1 || ie.Index != 5 || ie.Coord != 1 {
 		t.Errorf("NaN at chain 1 draw 5 coordinate 1: err = %v", err)
 	}
-	if _, err := diagnostics.SummarizeChains([]*sgmcmc.Chain{chains[0], {Dim: d}}); err == nil {
-		t.Error("chains of unequal length: no error")
+	for _, tc := range []struct {
+		name   string
+		chains []*flat
+	}{
+		{"unequal length", []*flat{chains[0], {dim: d}}},
+		{"nil chain", []*flat{chains[0], nil}},
+		{"no chains", nil},
+		{"no draws", []*flat{{dim: d}, {dim: d}}},
+		{"unequal dimension", []*flat{chains[0], {dim: 1, draws: chains[2].draws}}},
+		{"too short", []*flat{{dim: 1, draws: []float64{1, 2, 3}}}},
+	} {
+		if _, err := diagnostics.SummarizeChains(tc.chains); !errors.As(err, &ie) {
+			t.Errorf("%s: err = %v, want an *InputError", tc.name, err)
+		}
+	}
+	ragged := diagnostics.Rows{{1, 2}, {3, 4}, {5}, {7, 8}}
+	if _, err := diagnostics.SummarizeChains([]diagnostics.Rows{ragged}); !errors.As(err, &ie) || ie.Index != 2 {
+		t.Errorf("draw 2 of dimension 1 among draws of dimension 2: err = %v", err)
 	}
 }
 
@@ -426,17 +460,26 @@ func TestStepWeighted(t *testing.T) {
 	if err != nil || relErr(got, num/den) > 1e-14 {
 		t.Errorf("WeightedMean = %v, %v; want %v", got, err, num/den)
 	}
-	c := &sgmcmc.Chain{Dim: 1, Draws: h[:25], Eps: eps[:25]}
-	c2 := &sgmcmc.Chain{Dim: 1, Draws: h[25:], Eps: eps[25:]}
-	got, err = diagnostics.StepWeighted([]*sgmcmc.Chain{c, c2}, func(x []float64) float64 { return x[0] })
+	c := &flat{dim: 1, draws: h[:25]}
+	c2 := &flat{dim: 1, draws: h[25:]}
+	id := func(x []float64) float64 { return x[0] }
+	got, err = diagnostics.StepWeighted([]*flat{c, c2}, [][]float64{eps[:25], eps[25:]}, id)
 	if err != nil || relErr(got, num/den) > 1e-14 {
 		t.Errorf("StepWeighted = %v, %v; want %v", got, err, num/den)
 	}
-	var w [1]float64
-	c.WeightedMean(w[:])
-	single, _ := diagnostics.StepWeighted([]*sgmcmc.Chain{c}, func(x []float64) float64 { return x[0] })
-	if relErr(single, w[0]) > 1e-14 {
-		t.Errorf("StepWeighted of one chain %v, Chain.WeightedMean %v", single, w[0])
+	want, _ := diagnostics.WeightedMean(h[:25], eps[:25])
+	single, _ := diagnostics.StepWeighted([]*flat{c}, [][]float64{eps[:25]}, id)
+	if relErr(single, want) > 1e-14 {
+		t.Errorf("StepWeighted of one chain %v, WeightedMean %v", single, want)
+	}
+	if _, err := diagnostics.StepWeighted([]*flat{c, c2}, [][]float64{eps[:25]}, id); err == nil {
+		t.Error("StepWeighted with step sizes for one of two chains: no error")
+	}
+	if _, err := diagnostics.StepWeighted([]*flat{c}, [][]float64{eps[:24]}, id); err == nil {
+		t.Error("StepWeighted with 24 step sizes for 25 draws: no error")
+	}
+	if _, err := diagnostics.StepWeighted([]*flat{c}, [][]float64{eps[:25]}, func([]float64) float64 { return math.Inf(1) }); err == nil {
+		t.Error("StepWeighted of an infinite f: no error")
 	}
 	if _, err := diagnostics.WeightedMean([]float64{1, 2}, []float64{1, 0}); err == nil {
 		t.Error("WeightedMean with a zero step: no error")

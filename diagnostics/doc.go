@@ -16,9 +16,17 @@
 // and the normal quantile of (r − 3/8)/(S + 1/4), the autocorrelations of each
 // chain are computed by FFT and combined across chains, and the sum of
 // autocorrelations is truncated by Geyer's initial monotone sequence. Their
-// input is one scalar quantity as a [][]float64 of chains of equal length;
-// Columns extracts coordinate j from the chains returned by sgmcmc.Run or
-// sgmcmc.RunChains, and SummarizeChains summarises every coordinate.
+// input is one scalar quantity as a [][]float64 of chains of equal length.
+//
+// # Summaries of vector draws
+//
+// Chains of vector-valued draws enter through the Draws interface (Len and
+// At), which the chains returned by sgmcmc.Run and sgmcmc.RunChains, the
+// chains read by package stancsv and Rows (a [][]float64 of draws) satisfy.
+// Columns extracts coordinate j, SummarizeChains summarises every
+// coordinate, and NewTable does so under parameter names, giving a Table
+// that prints like CmdStan's stansummary (mean, MCSE, sd, MAD, 5/50/95%
+// quantiles, bulk and tail ESS, R̂) and is a slice of named rows as data.
 //
 // # Distances to a known target
 //
@@ -44,6 +52,6 @@
 // panics, for an empty or too short input, chains of unequal length or a
 // non-finite draw; the error names the chain and the draw.
 //
-// This package imports the root package sgmcmc (for Chain); the root package
-// does not import it.
+// This package does not import the root package sgmcmc: it depends on
+// gonum alone, so the root package can use it.
 package diagnostics

@@ -44,19 +44,37 @@ func inputErr(fn, what string) *InputError {
 	return &InputError{Func: fn, Chain: -1, Index: -1, Coord: -1, What: what}
 }
 
-// nonFinite returns an error naming the first non-finite value of x, chain c.
+// MaxAbs is the largest magnitude of a draw that the diagnostics accept:
+// math.MaxFloat64/4, about 4.49e307. Beyond it the differences between
+// draws (a range, a deviation from the median) could overflow, and a
+// diagnostic would return ±Inf or NaN; such draws are reported as an
+// InputError instead, like non-finite ones.
+const MaxAbs = math.MaxFloat64 / 4
+
+// badValue returns what is wrong with a draw v, or "" if nothing is.
+func badValue(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Sprintf("non-finite value %v", v)
+	case math.Abs(v) > MaxAbs:
+		return fmt.Sprintf("value %v beyond ±MaxAbs = ±%.3g (the diagnostic's differences would overflow)", v, MaxAbs)
+	}
+	return ""
+}
+
+// nonFinite returns an error naming the first non-finite value of x, chain
+// c, or the first beyond ±MaxAbs.
 func nonFinite(fn string, c int, x []float64) error {
 	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &InputError{Func: fn, Chain: c, Index: i, Coord: -1, Value: v,
-				What: fmt.Sprintf("non-finite value %v", v)}
+		if w := badValue(v); w != "" {
+			return &InputError{Func: fn, Chain: c, Index: i, Coord: -1, Value: v, What: w}
 		}
 	}
 	return nil
 }
 
 // checkChains validates chains of equal length at least minLen with finite
-// draws and returns the number of draws per chain.
+// draws within ±MaxAbs and returns the number of draws per chain.
 func checkChains(fn string, chains [][]float64, minLen int) (int, error) {
 	if len(chains) == 0 {
 		return 0, inputErr(fn, "no chains")
@@ -80,16 +98,11 @@ func checkChains(fn string, chains [][]float64, minLen int) (int, error) {
 	return n, nil
 }
 
-// checkSample validates a single sample of at least minLen finite values.
+// checkSample validates a single sample of at least minLen finite values
+// within ±MaxAbs.
 func checkSample(fn string, x []float64, minLen int) error {
 	if len(x) < minLen {
 		return inputErr(fn, fmt.Sprintf("%d draws, need at least %d", len(x), minLen))
 	}
-	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &InputError{Func: fn, Chain: -1, Index: i, Coord: -1, Value: v,
-				What: fmt.Sprintf("non-finite value %v", v)}
-		}
-	}
-	return nil
+	return nonFinite(fn, -1, x)
 }

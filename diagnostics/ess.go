@@ -212,6 +212,22 @@ func (w *work) ess(chains [][]float64) float64 {
 	if constant(chains) {
 		return s
 	}
+	// The ESS does not change when the draws are scaled; scale raw draws
+	// of extreme magnitude by a power of two so that the autocovariances
+	// neither overflow nor underflow. (Rank-normalised and indicator
+	// chains, which live in w.zc, never need it; split raw chains fit it.)
+	if sc := powerScale(chains); sc != 1 && m <= len(w.zc) && n <= len(w.zc[0]) {
+		for c, x := range chains {
+			for i, v := range x {
+				w.zc[c][i] = v * sc
+			}
+		}
+		scaled := w.zc[:m]
+		for c := range scaled {
+			scaled[c] = scaled[c][:n]
+		}
+		chains = scaled
+	}
 	acov := w.acov[:n] // autocovariance averaged over chains
 	w.acf.meanAutocov(acov, chains, w.means[:m])
 	nf := float64(n)

@@ -18,9 +18,12 @@ type Grid struct {
 	Bins     int
 }
 
+// maxBins bounds Grid.Bins (and the cells of a KL2D grid).
+const maxBins = 1 << 24
+
 func (g Grid) check(fn, name string) error {
-	if !(g.Min < g.Max) || math.IsInf(g.Min, 0) || math.IsInf(g.Max, 0) || g.Bins < 1 {
-		return inputErr(fn, fmt.Sprintf("invalid %s %+v: want finite Min < Max and Bins ≥ 1", name, g))
+	if !(g.Min < g.Max) || math.IsInf(g.Max-g.Min, 0) || g.Bins < 1 || g.Bins > maxBins {
+		return inputErr(fn, fmt.Sprintf("invalid %s %+v: want finite Min < Max with a finite width Max − Min, and 1 ≤ Bins ≤ %d", name, g, maxBins))
 	}
 	return nil
 }
@@ -139,6 +142,9 @@ func KL2D(x, y []float64, density func(x, y float64) float64, gx, gy Grid) (floa
 		return math.NaN(), inputErr(fn, "nil density")
 	}
 	nx, ny := gx.Bins, gy.Bins
+	if nx > maxBins/ny {
+		return math.NaN(), inputErr(fn, fmt.Sprintf("%d × %d cells, more than %d", nx, ny, maxBins))
+	}
 	counts := make([]float64, nx*ny)
 	var inside float64
 	for i, v := range x {

@@ -32,8 +32,10 @@ type IMQ struct {
 //
 // score(dst, x) writes ∇log p(x) (= −∇U(x)) into dst; it is called once per
 // draw. kernel nil means IMQ{C: 1, Beta: −1/2}. All draws must have the same
-// non-zero dimension and finite values, and the scores must be finite. The
-// cost is O(n² d) time and O(n d) memory, with no allocation per pair.
+// non-zero dimension and finite values within ±MaxAbs, and the scores must
+// be finite; if KSD² overflows float64 (scores near 1e154 and beyond, or
+// draws as far apart) the result is an error, not ±Inf or NaN. The cost is
+// O(n² d) time and O(n d) memory, with no allocation per pair.
 func KSD(draws [][]float64, score func(dst, x []float64), kernel *IMQ) (float64, error) {
 	const fn = "KSD"
 	c, beta := 1.0, -0.5
@@ -66,9 +68,8 @@ func KSD(draws [][]float64, score func(dst, x []float64), kernel *IMQ) (float64,
 				What: fmt.Sprintf("dimension %d, draw 0 has %d", len(p), d)}
 		}
 		for j, v := range p {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return math.NaN(), &InputError{Func: fn, Chain: -1, Index: i, Coord: j, Value: v,
-					What: fmt.Sprintf("non-finite value %v", v)}
+			if w := badValue(v); w != "" {
+				return math.NaN(), &InputError{Func: fn, Chain: -1, Index: i, Coord: j, Value: v, What: w}
 			}
 		}
 		copy(x[i*d:], p)
@@ -130,5 +131,10 @@ func KSD(draws [][]float64, score func(dst, x []float64), kernel *IMQ) (float64,
 		off += row
 	}
 	ksd2 := (diag + 2*off) / (float64(n) * float64(n))
+	// A sum that overflowed (‖s‖², or ‖x − y‖² beyond MaxFloat64) shows as
+	// ±Inf or NaN here: every non-finite intermediate reaches the sum.
+	if math.IsNaN(ksd2) || math.IsInf(ksd2, 0) {
+		return math.NaN(), inputErr(fn, fmt.Sprintf("KSD² = %v: the scores or the distances between draws are too large for float64", ksd2))
+	}
 	return math.Sqrt(math.Max(ksd2, 0)), nil
 }

@@ -67,13 +67,16 @@ func mcseQuantileSorted(sorted []float64, p, ess float64) float64 {
 }
 
 // pooledMeanSD returns the mean and the standard deviation (divisor S − 1)
-// of all draws of chains.
+// of all draws of chains. Draws far from 1 in magnitude are scaled by a
+// power of two first, exactly, so that neither the sums nor the squares
+// overflow or underflow; for draws within ±MaxAbs the results are finite.
 func pooledMeanSD(chains [][]float64) (mean, sd float64) {
+	sc := powerScale(chains)
 	var s float64
 	var cnt int
 	for _, x := range chains {
 		for _, v := range x {
-			s += v
+			s += v * sc
 		}
 		cnt += len(x)
 	}
@@ -81,8 +84,28 @@ func pooledMeanSD(chains [][]float64) (mean, sd float64) {
 	var ss float64
 	for _, x := range chains {
 		for _, v := range x {
-			ss += (v - mean) * (v - mean)
+			d := v*sc - mean
+			ss += d * d
 		}
 	}
-	return mean, math.Sqrt(ss / float64(cnt-1))
+	return mean / sc, math.Sqrt(ss/float64(cnt-1)) / sc
+}
+
+// powerScale returns 1 for draws whose largest magnitude is in
+// [2⁻⁵⁰⁰, 2⁵⁰⁰] (so that n of their squares neither overflow nor
+// underflow), and otherwise the power of two that brings it near 1.
+// Multiplying by a power of two is exact, so results computed on the scaled
+// draws and scaled back are those of the draws themselves.
+func powerScale(chains [][]float64) float64 {
+	var m float64
+	for _, x := range chains {
+		for _, v := range x {
+			m = math.Max(m, math.Abs(v))
+		}
+	}
+	if m == 0 || (m >= 0x1p-500 && m <= 0x1p500) {
+		return 1
+	}
+	_, e := math.Frexp(m)
+	return math.Ldexp(1, -min(max(e, -1000), 1000))
 }

@@ -7,24 +7,50 @@ package diagnostics
 import (
 	"fmt"
 	"math"
-
-	"github.com/sgmcmc-go/sgmcmc"
+	"reflect"
 )
 
-// Summary describes the draws of one scalar quantity from one or more chains.
-type Summary struct {
-	Mean     float64 // pooled sample mean
-	SD       float64 // pooled sample standard deviation (divisor S − 1)
-	MCSEMean float64 // Monte Carlo standard error of Mean, see MCSEMean
-	Q5       float64 // pooled 5% quantile (type 7)
-	Median   float64 // pooled median
-	Q95      float64 // pooled 95% quantile (type 7)
-	ESSBulk  float64 // see ESSBulk
-	ESSTail  float64 // see ESSTail
-	RHat     float64 // max(RHatBulk, RHatTail), see RHat
-	RHatBulk float64 // rank-normalised split R̂
-	RHatTail float64 // rank-normalised split R̂ of the folded draws
+// Draws is one chain of vector-valued draws: Len draws, draw i being At(i),
+// all of the same length. The chains of the root package (*sgmcmc.Chain)
+// satisfy it, as do Rows and the chains read by package stancsv.
+type Draws interface {
+	// Len returns the number of draws.
+	Len() int
+	// At returns draw i, 0 ≤ i < Len(). The caller does not modify it.
+	At(i int) []float64
 }
+
+// Rows is a chain of draws held as one slice per draw: draw i is Rows[i].
+// It turns a [][]float64 of draws into Draws.
+type Rows [][]float64
+
+// Len returns the number of draws.
+func (r Rows) Len() int { return len(r) }
+
+// At returns draw i.
+func (r Rows) At(i int) []float64 { return r[i] }
+
+// Summary describes the draws of one scalar quantity from one or more
+// chains: the measures of Stan's and the posterior package's default
+// summaries. The JSON keys are posterior's column names.
+type Summary struct {
+	Mean     float64 `json:"mean"`      // pooled sample mean
+	MCSEMean float64 `json:"mcse_mean"` // Monte Carlo standard error of Mean, see MCSEMean
+	SD       float64 `json:"sd"`        // pooled sample standard deviation (divisor S − 1)
+	MAD      float64 `json:"mad"`       // 1.4826 × median |x − Median|, as R's mad
+	Q5       float64 `json:"q5"`        // pooled 5% quantile (type 7)
+	Median   float64 `json:"median"`    // pooled median
+	Q95      float64 `json:"q95"`       // pooled 95% quantile (type 7)
+	ESSBulk  float64 `json:"ess_bulk"`  // see ESSBulk
+	ESSTail  float64 `json:"ess_tail"`  // see ESSTail
+	RHat     float64 `json:"rhat"`      // max(RHatBulk, RHatTail), see RHat
+	RHatBulk float64 `json:"rhat_bulk"` // rank-normalised split R̂
+	RHatTail float64 `json:"rhat_tail"` // rank-normalised split R̂ of the folded draws
+}
+
+// madScale makes the median absolute deviation a consistent estimator of
+// the standard deviation of a normal distribution, R's default constant.
+const madScale = 1.4826
 
 // String formats the summary on one line.
 func (s Summary) String() string {
@@ -60,38 +86,52 @@ func (w *work) summarize(chains [][]float64) Summary {
 	w.folded(chains, s.Median)
 	s.RHatTail = rhatBasic(w.zscale(w.split(w.foldc)))
 	s.RHat = math.Max(s.RHatBulk, s.RHatTail)
+	s.MAD = madScale * quantileSorted(w.sorted(w.foldc), 0.5)
 	return s
 }
 
 // Columns returns coordinate j of the draws of each chain, one slice per
-// chain, in the form the chain diagnostics take. The chains must have the
+// chain, in the form the scalar diagnostics take. The chains must have the
 // same dimension and number of draws.
-func Columns(chains []*sgmcmc.Chain, j int) ([][]float64, error) {
-	if err := checkSgChains("Columns", chains); err != nil {
+func Columns[C Draws](chains []C, j int) ([][]float64, error) {
+	n, d, err := checkDraws("Columns", chains)
+	if err != nil {
 		return nil, err
 	}
-	if j < 0 || j >= chains[0].Dim {
-		return nil, inputErr("Columns", fmt.Sprintf("coordinate %d out of range [0, %d)", j, chains[0].Dim))
+	if j < 0 || j >= d {
+		return nil, inputErr("Columns", fmt.Sprintf("coordinate %d out of range [0, %d)", j, d))
 	}
 	cols := make([][]float64, len(chains))
 	for c, ch := range chains {
-		cols[c] = ch.Column(nil, j)
+		cols[c] = column(make([]float64, n), ch, j)
 	}
 	return cols, nil
 }
 
+// column copies coordinate j of every draw of ch into dst.
+func column[C Draws](dst []float64, ch C, j int) []float64 {
+	for i := range dst {
+		dst[i] = ch.At(i)[j]
+	}
+	return dst
+}
+
 // SummarizeChains summarises each coordinate of the draws of chains (for
 // example the result of sgmcmc.RunChains) across the chains: element j of
-// the result is Summarize of coordinate j.
-func SummarizeChains(chains []*sgmcmc.Chain) ([]Summary, error) {
-	if err := checkSgChains("SummarizeChains", chains); err != nil {
+// the result is Summarize of coordinate j. Table does the same and names
+// the coordinates.
+func SummarizeChains[C Draws](chains []C) ([]Summary, error) {
+	return summarizeDraws("SummarizeChains", chains)
+}
+
+func summarizeDraws[C Draws](fn string, chains []C) ([]Summary, error) {
+	n, d, err := checkDraws(fn, chains)
+	if err != nil {
 		return nil, err
 	}
-	n := chains[0].Len()
 	if n < MinDraws {
-		return nil, inputErr("SummarizeChains", fmt.Sprintf("chains have %d draws, need at least %d", n, MinDraws))
+		return nil, inputErr(fn, fmt.Sprintf("chains have %d draws, need at least %d", n, MinDraws))
 	}
-	d := chains[0].Dim
 	cols := make([][]float64, len(chains))
 	for c := range cols {
 		cols[c] = make([]float64, n)
@@ -101,10 +141,10 @@ func SummarizeChains(chains []*sgmcmc.Chain) ([]Summary, error) {
 	out := make([]Summary, d)
 	for j := range d {
 		for c, ch := range chains {
-			ch.Column(cols[c], j)
+			column(cols[c], ch, j)
 		}
 		for c, x := range cols {
-			if err := nonFinite("SummarizeChains", c, x); err != nil {
+			if err := nonFinite(fn, c, x); err != nil {
 				e := err.(*InputError)
 				e.Coord = j
 				return nil, e
@@ -115,27 +155,54 @@ func SummarizeChains(chains []*sgmcmc.Chain) ([]Summary, error) {
 	return out, nil
 }
 
-func checkSgChains(fn string, chains []*sgmcmc.Chain) error {
+// isNil reports whether v is nil or a nil pointer, map, func or channel:
+// a chain whose methods would fail. A nil slice (Rows) is an empty chain.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch r := reflect.ValueOf(v); r.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan:
+		return r.IsNil()
+	}
+	return false
+}
+
+// checkDraws validates chains of equal length whose draws all have the same
+// dimension, and returns the number of draws per chain and the dimension.
+func checkDraws[C Draws](fn string, chains []C) (n, d int, err error) {
 	if len(chains) == 0 {
-		return inputErr(fn, "no chains")
+		return 0, 0, inputErr(fn, "no chains")
 	}
+	d = -1
 	for c, ch := range chains {
-		if ch == nil {
-			return &InputError{Func: fn, Chain: c, Index: -1, Coord: -1, What: "nil chain"}
+		if isNil(ch) {
+			return 0, 0, &InputError{Func: fn, Chain: c, Index: -1, Coord: -1, What: "nil chain"}
 		}
-		if ch.Dim != chains[0].Dim || ch.Len() != chains[0].Len() {
-			return &InputError{Func: fn, Chain: c, Index: -1, Coord: -1,
-				What: fmt.Sprintf("%d draws of dimension %d, chain 0 has %d of dimension %d", ch.Len(), ch.Dim, chains[0].Len(), chains[0].Dim)}
+		if c == 0 {
+			n = ch.Len()
+		} else if ch.Len() != n {
+			return 0, 0, &InputError{Func: fn, Chain: c, Index: -1, Coord: -1,
+				What: fmt.Sprintf("%d draws, chain 0 has %d", ch.Len(), n)}
 		}
-		if len(ch.Draws) < ch.Len()*ch.Dim {
-			return &InputError{Func: fn, Chain: c, Index: -1, Coord: -1,
-				What: fmt.Sprintf("%d values in Draws for %d draws of dimension %d", len(ch.Draws), ch.Len(), ch.Dim)}
+		for i := range n {
+			x := ch.At(i)
+			if d < 0 {
+				d = len(x)
+			}
+			if len(x) != d {
+				return 0, 0, &InputError{Func: fn, Chain: c, Index: i, Coord: -1,
+					What: fmt.Sprintf("dimension %d, chain 0 has dimension %d", len(x), d)}
+			}
 		}
 	}
-	if chains[0].Len() == 0 {
-		return inputErr(fn, "chains have no draws")
+	if n == 0 {
+		return 0, 0, inputErr(fn, "chains have no draws")
 	}
-	return nil
+	if d == 0 {
+		return 0, 0, inputErr(fn, "draws have dimension 0")
+	}
+	return n, d, nil
 }
 
 // WeightedMean returns the step-weighted mean Σ_t ε_t h_t / Σ_t ε_t of the
@@ -163,10 +230,12 @@ func WeightedMean(h, eps []float64) (float64, error) {
 	return s / sw, nil
 }
 
-// StepWeighted returns the step-weighted mean Σ ε_t f(θ_t) / Σ ε_t of f over
-// the draws of all chains pooled, each draw weighted by the step size that
-// produced it (Chain.Eps). f must return finite values.
-func StepWeighted(chains []*sgmcmc.Chain, f func(theta []float64) float64) (float64, error) {
+// StepWeighted returns the step-weighted mean Σ ε f(θ) / Σ ε of f over the
+// draws θ of all chains pooled, each draw weighted by the step size ε that
+// produced it: eps[c][i] for draw i of chain c (for an sgmcmc.Chain, its
+// Eps field). The chains may have different lengths. f must return finite
+// values.
+func StepWeighted[C Draws](chains []C, eps [][]float64, f func(theta []float64) float64) (float64, error) {
 	const fn = "StepWeighted"
 	if f == nil {
 		return math.NaN(), inputErr(fn, "nil function")
@@ -174,13 +243,19 @@ func StepWeighted(chains []*sgmcmc.Chain, f func(theta []float64) float64) (floa
 	if len(chains) == 0 {
 		return math.NaN(), inputErr(fn, "no chains")
 	}
+	if len(eps) != len(chains) {
+		return math.NaN(), inputErr(fn, fmt.Sprintf("%d chains and %d step-size slices", len(chains), len(eps)))
+	}
 	var sw, s float64
 	for c, ch := range chains {
-		if ch == nil {
+		if isNil(ch) {
 			return math.NaN(), &InputError{Func: fn, Chain: c, Index: -1, Coord: -1, What: "nil chain"}
 		}
-		for i := range ch.Len() {
-			e := ch.Eps[i]
+		if len(eps[c]) != ch.Len() {
+			return math.NaN(), &InputError{Func: fn, Chain: c, Index: -1, Coord: -1,
+				What: fmt.Sprintf("%d draws and %d step sizes", ch.Len(), len(eps[c]))}
+		}
+		for i, e := range eps[c] {
 			if !(e > 0) || math.IsInf(e, 0) {
 				return math.NaN(), &InputError{Func: fn, Chain: c, Index: i, Coord: -1, Value: e,
 					What: fmt.Sprintf("step size %v not positive and finite", e)}

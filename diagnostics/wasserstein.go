@@ -134,7 +134,7 @@ func (w *w1) tail(from, step float64) float64 {
 	}
 	end := from + step
 	for k := 0; mass(end) > tailTol; k++ {
-		if k == 60 {
+		if k == 60 || math.IsInf(from+2*step, 0) {
 			if w.bad == nil {
 				w.bad = inputErr("Wasserstein", fmt.Sprintf("CDF tail does not fall below %g", tailTol))
 			}
