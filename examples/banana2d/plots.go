@@ -62,7 +62,27 @@ func plotKL(file string, c Config, res []Result) error {
 		p.Add(l, s)
 		p.Legend.Add(legendLabel(r), l, s)
 	}
+	// The exact-draw floor: the KL of as many independent draws from the
+	// banana, which no sampler beats on average.
+	var floor plotter.XYs
+	for i, v := range ExactFloor(c) {
+		if v > 0 && !math.IsInf(v, 0) {
+			floor = append(floor, plotter.XY{X: float64(c.Checkpoints[i]), Y: v})
+		}
+	}
+	if len(floor) > 0 {
+		l, err := plotter.NewLine(floor)
+		if err != nil {
+			return err
+		}
+		l.Color = color.Black
+		l.Width = vg.Points(1.5)
+		l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+		p.Add(l)
+		p.Legend.Add("exact draws (floor)", l)
+	}
 	p.Legend.Top = true
+	legendSpacing(&p.Legend, -1)
 	return p.Save(6*vg.Inch, 4*vg.Inch, file)
 }
 
@@ -117,9 +137,21 @@ func plotPaths(file string, c Config, res []Result) error {
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
+	legendSpacing(&p.Legend, 1)
 	p.X.Min, p.X.Max = -3.5, 3.5
 	p.Y.Min, p.Y.Max = -2, 2.5
 	return p.Save(6*vg.Inch, 4.5*vg.Inch, file)
+}
+
+// legendSpacing spaces the legend's entries and moves it in from the side
+// (dir −1 from the right, +1 from the left) and from the top, so that no
+// thumbnail touches the edge of the plot.
+func legendSpacing(l *plot.Legend, dir float64) {
+	l.Padding = vg.Points(2)
+	l.TextStyle.Font.Size = vg.Points(10)
+	l.ThumbnailWidth = vg.Points(24)
+	l.XOffs = vg.Length(dir) * vg.Points(8)
+	l.YOffs = -vg.Points(4)
 }
 
 // legendLabel names a method and its setting.

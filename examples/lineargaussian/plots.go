@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -35,7 +36,8 @@ func plotFig1(dir string, p *problem, ts []tuned) error {
 	sd0, sd1 := math.Sqrt(p.cov.At(0, 0)), math.Sqrt(p.cov.At(1, 1))
 	for _, t := range ts {
 		pl := plot.New()
-		pl.Title.Text = fmt.Sprintf("%s (a_ε = %.3g)", t.method, t.pt.a)
+		pl.Title.Text = fmt.Sprintf("%s: draws over the exact posterior\n(dashed: 1, 2, 3 standard deviations; step scale %.3g)", plainMethod(t.method), t.pt.a)
+		pl.Title.TextStyle.Font.Size = vg.Points(10)
 		pl.X.Label.Text = "θ₁"
 		pl.Y.Label.Text = "θ₂"
 		n := len(t.res.samples) / 2
@@ -89,12 +91,23 @@ func plotFig2(dir string, p *problem, ts []tuned) error {
 	}
 	for _, axis := range []string{"iterations", "seconds"} {
 		pl := plot.New()
-		pl.Title.Text = fmt.Sprintf("D = %d", p.d)
-		pl.X.Label.Text = axis
-		pl.Y.Label.Text = "‖θ̄ − θ̂‖²"
+		// Plain words: gonum/plot misplaces combining accents (θ̄, θ̂).
+		pl.Title.Text = fmt.Sprintf("%d dimensions: how fast the running mean reaches the posterior mean", p.d)
+		pl.Title.TextStyle.Font.Size = vg.Points(11)
+		pl.X.Label.Text = "iterations"
+		if axis == "seconds" {
+			pl.X.Label.Text = "wall-clock seconds"
+		}
+		// A short label: gonum/plot shrinks the axis to fit a long one.
+		pl.Y.Label.Text = "squared error of the mean"
 		pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.LogTicks{}, plot.LogTicks{}
+		pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 		pl.Legend.Top = true
+		// Spaced entries, moved in from the border.
+		pl.Legend.Padding = vg.Points(2)
+		pl.Legend.TextStyle.Font.Size = vg.Points(10)
+		pl.Legend.ThumbnailWidth = vg.Points(24)
+		pl.Legend.XOffs, pl.Legend.YOffs = -vg.Points(8), -vg.Points(4)
 		for i, t := range ts {
 			var pts plotter.XYs
 			for k, e := range t.res.trace.errs {
@@ -117,7 +130,7 @@ func plotFig2(dir string, p *problem, ts []tuned) error {
 			l.Dashes = plotutil.Dashes(i)
 			l.Width = vg.Points(1.5)
 			pl.Add(l)
-			pl.Legend.Add(t.method, l)
+			pl.Legend.Add(plainMethod(t.method), l)
 		}
 		name := fmt.Sprintf("fig2_D%d_%s.png", p.d, axis)
 		if err := pl.Save(5*vg.Inch, 4*vg.Inch, filepath.Join(dir, name)); err != nil {
@@ -125,4 +138,12 @@ func plotFig2(dir string, p *problem, ts []tuned) error {
 		}
 	}
 	return nil
+}
+
+// plainMethod names a method for a figure: HAMCMC-M2 is "HAMCMC, memory 2".
+func plainMethod(m string) string {
+	if mem, ok := strings.CutPrefix(m, "HAMCMC-M"); ok {
+		return "HAMCMC, memory " + mem
+	}
+	return m
 }

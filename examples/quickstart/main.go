@@ -2,34 +2,6 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Quickstart is the library's main demo: Bayesian logistic regression on
-// a9a (UCI Adult, LIBSVM binarisation: 32,561 training and 16,281 test rows,
-// 123 binary features plus a bias, so d = 124; prior N(0, I)), sampled from
-// minibatches of 500 by SGLD, SGHMC, SGNHT, SGRLD and gSGRHMC.
-//
-// Newton's method first finds the posterior mode (a few iterations, 0.1 s).
-// Every chain starts there (-zero starts them at θ = 0 instead: the results
-// are the same within a few thousandths), and SGRLD and gSGRHMC use the
-// constant diagonal metric G ∝ diag ∇²U there: the Fisher information's
-// diagonal plus the prior precision. Each sampler then runs with a burn-in of
-// a fifth of its steps and keeps evenly thinned draws, and is scored by its
-// posterior predictive on the test set, p(y = 1 | x) = mean over the draws of
-// σ(xᵀθ): the test accuracy and the mean test log predictive density. A
-// correct sampler reaches about 0.850 and −0.324 (the Laplace approximation
-// gives 0.850 and −0.3240). The table also shows the mean test log
-// likelihood of a single draw, about −0.326 for the posterior: the
-// predictive average forgives a chain that is far too hot (naive SGHMC,
-// without friction, still scores −0.325 on it), while a single draw does not
-// (naive SGHMC: −1.3).
-//
-// Run it from the repository root:
-//
-//	go run ./examples/quickstart
-//	go run ./examples/quickstart -json -seed 2 -steps 60000
-//
-// With -json it prints one JSON object {"rows": [...]} to stdout and nothing
-// else, each row with the keys sampler, steps, seconds (the sampling wall
-// time), test_accuracy and test_loglik.
 package main
 
 import (
@@ -41,53 +13,103 @@ import (
 	"os"
 	"os/signal"
 	"text/tabwriter"
+
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
 
 func main() {
 	c := Config{Batch: 500}
-	dir := flag.String("data", "testdata/a9a", "directory holding the LIBSVM files a9a and a9a.t")
-	asJSON := flag.Bool("json", false, "print one JSON object {\"rows\": [...]} to stdout instead of the table")
+	dir := flag.String("data", "", "directory holding the LIBSVM files a9a and a9a.t (default: the repository's testdata/a9a)")
+	asJSON := flag.Bool("json", false, "print one JSON object {\"rows\": [...]} to stdout instead of the tables")
+	csvDir := flag.String("csv", "", "write each sampler's chains as CmdStan-style `DIR`/<sampler>-<chain>.csv and DIR/summary.json")
+	plotDir := flag.String("plot", "", "write trace and rank plots as `DIR`/<sampler>-trace.png and DIR/<sampler>-rank.png")
 	flag.Uint64Var(&c.Seed, "seed", 1, "random seed")
-	flag.IntVar(&c.Steps, "steps", 30000, "steps per sampler, burn-in included")
-	flag.IntVar(&c.Draws, "draws", 200, "draws kept per sampler")
+	flag.IntVar(&c.Chains, "chains", 4, "chains per sampler")
+	flag.IntVar(&c.Steps, "steps", 30000, "steps per chain, burn-in included")
+	flag.IntVar(&c.Draws, "draws", 200, "draws kept per chain")
 	flag.BoolVar(&c.Zero, "zero", false, "start the chains at θ = 0 instead of the posterior mode")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Stdout, *dir, c, *asJSON); err != nil {
+	o := output{w: os.Stdout, json: *asJSON, csv: *csvDir, plot: *plotDir}
+	if err := run(ctx, *dir, c, o); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, w io.Writer, dir string, c Config, asJSON bool) error {
+// output says what run prints and writes.
+type output struct {
+	w         io.Writer
+	json      bool   // one JSON object instead of the tables
+	csv, plot string // directories for CSV files and plots, if not empty
+}
+
+func run(ctx context.Context, dir string, c Config, o output) error {
+	if dir == "" {
+		var err error
+		if dir, err = findData(); err != nil {
+			return err
+		}
+	}
 	p, err := Load(dir)
 	if err != nil {
 		return err
 	}
-	rows, err := Sample(ctx, p, c)
+	res, err := Sample(ctx, p, c)
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	if o.csv != "" {
+		if err := writeCSV(o.csv, p, res); err != nil {
+			return err
+		}
+	}
+	if o.plot != "" {
+		if err := writePlots(o.plot, p, res); err != nil {
+			return err
+		}
+	}
+	w := o.w
+	if o.json {
+		rows := make([]Row, len(res))
+		for i, r := range res {
+			rows[i] = r.Row
+		}
 		return json.NewEncoder(w).Encode(struct {
 			Rows []Row `json:"rows"`
 		}{rows})
 	}
-	fmt.Fprintf(w, "Bayesian logistic regression on a9a: N = %d, %d test rows, d = %d, minibatch %d, %d steps per sampler\n\n",
-		p.Train.Rows(), p.Test.Rows(), p.Model.Dim(), c.Batch, c.Steps)
+	fmt.Fprintf(w, "Bayesian logistic regression on a9a: N = %d, %d test rows, d = %d, minibatch %d, %d chains of %d steps per sampler\n\n",
+		p.Train.Rows(), p.Test.Rows(), p.Model.Dim(), c.Batch, res[0].ChainCount, res[0].Steps)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "sampler\tsteps\tseconds\tsteps/s\ttest accuracy\ttest log-lik\tper-draw log-lik\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.0f\t%.4f\t%.4f\t%.4f\t\n",
-			r.Sampler, r.Steps, r.Seconds, float64(r.Steps)/r.Seconds, r.Accuracy, r.LogLik, r.DrawLogLik)
+	fmt.Fprintln(tw, "sampler\tsteps/s\ttest accuracy\ttest log-lik\tper-draw log-lik\tmax R̂\tmin ESS bulk\tmin ESS tail\t")
+	for _, r := range res {
+		fmt.Fprintf(tw, "%s\t%.0f\t%.4f\t%.4f\t%.4f\t%.3f\t%.0f\t%.0f\t\n",
+			r.Sampler, float64(r.Steps)/r.Seconds, r.Accuracy, r.LogLik, r.DrawLogLik, r.RHatMax, r.ESSBulkMin, r.ESSTailMin)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(w, `
+	fmt.Fprintf(w, `
+steps/s: steps per second of one chain
 test log-lik: mean log predictive density of the test set (posterior: about −0.324)
 per-draw log-lik: mean test log likelihood of one draw (posterior: about −0.326)
-`)
-	return err
+max R̂, min ESS: worst over the %d coordinates; R̂ below 1.01 and ESS above 400 (of %d draws) mean the
+  chains agree and the summaries are accurate (Vehtari et al. 2021)
+
+Posterior summaries of the stiffest, a middling and the softest coefficient (by curvature at the mode)
+and of the bias alpha; -csv DIR writes all %d to DIR/summary.json.
+`, p.Model.Dim(), res[0].ChainCount*c.Draws, p.Model.Dim())
+	for _, r := range res {
+		shown := make(diagnostics.Table, len(p.Show))
+		for k, j := range p.Show {
+			shown[k] = r.Summary[j]
+		}
+		fmt.Fprintf(w, "\n%s\n", r.Sampler)
+		if _, err := shown.WriteTo(w); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -7,12 +7,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"time"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+	"github.com/sgmcmc-go/sgmcmc/stancsv"
 )
 
 // a9aFeatures is the number of features of a9a; the bias makes d = 124.
@@ -22,11 +27,13 @@ const a9aFeatures = 123
 type Config struct {
 	// Seed seeds every random stream of the run.
 	Seed uint64
-	// Steps is the number of steps per sampler, burn-in included.
+	// Chains is the number of chains per sampler; zero means 4.
+	Chains int
+	// Steps is the number of steps per chain, burn-in included.
 	Steps int
-	// Draws is the number of draws kept per sampler for the predictive;
-	// they are spread evenly over the last four fifths of the steps or
-	// more, the rest being burn-in.
+	// Draws is the number of draws kept per chain; they are spread evenly
+	// over the last four fifths of the steps or more, the rest being
+	// burn-in.
 	Draws int
 	// Batch is the minibatch size.
 	Batch int
@@ -36,14 +43,31 @@ type Config struct {
 
 // Row is the result of one sampler.
 type Row struct {
-	Sampler  string  `json:"sampler"`
-	Steps    int     `json:"steps"`
-	Seconds  float64 `json:"seconds"`       // wall time of the sampling alone
+	Sampler    string `json:"sampler"`
+	ChainCount int    `json:"chains"`
+	Steps      int    `json:"steps"` // per chain, burn-in included
+	// Seconds is the wall time of one chain's sampling, averaged over the
+	// chains: Steps/Seconds is the speed of one chain on one core.
+	Seconds  float64 `json:"seconds"`
 	Accuracy float64 `json:"test_accuracy"` // of the posterior predictive
 	LogLik   float64 `json:"test_loglik"`   // mean test log predictive density
 	// DrawLogLik is the mean test log likelihood of a single draw, far
 	// more sensitive to a wrong stationary distribution than LogLik.
 	DrawLogLik float64 `json:"draw_loglik"`
+	// RHatMax is the largest R̂ of the 124 coordinates, ESSBulkMin and
+	// ESSTailMin the smallest bulk and tail ESS (of Chains·Draws draws).
+	RHatMax    float64 `json:"rhat_max"`
+	ESSBulkMin float64 `json:"ess_bulk_min"`
+	ESSTailMin float64 `json:"ess_tail_min"`
+}
+
+// Result is a sampler's row with its chains and their summary.
+type Result struct {
+	Row
+	Comments []stancsv.Comment // the sampler's settings, for the CSV files
+	Seed     uint64            // master seed of its chains (sgmcmc.RunChains)
+	Chains   []*sgmcmc.Chain
+	Summary  diagnostics.Table
 }
 
 // Problem is the a9a posterior with what the samplers share.
@@ -52,6 +76,13 @@ type Problem struct {
 	Model       *logreg.Model
 	MAP         []float64 // posterior mode
 	Metric      []float64 // diag ∇²U at the mode, the metric of SGRLD and gSGRHMC
+	// Names are the coordinates' names: beta.1 … beta.123 for the
+	// features' coefficients, alpha for the bias (the last coordinate).
+	Names []string
+	// Show lists the coordinates the printed summary and the plots show:
+	// the stiffest, a middling and the softest coefficient by the
+	// curvature diag ∇²U at the mode, and the bias.
+	Show []int
 }
 
 // Load reads a9a and a9a.t from dir and finds the posterior mode under the
@@ -77,13 +108,21 @@ func Load(dir string) (*Problem, error) {
 	for i := range g {
 		g[i] = h.At(i, i)
 	}
-	return &Problem{Train: train, Test: test, Model: m, MAP: theta, Metric: g}, nil
+	names := append(diagnostics.IndexedNames("beta", a9aFeatures), "alpha")
+	byCurvature := make([]int, a9aFeatures)
+	for j := range byCurvature {
+		byCurvature[j] = j
+	}
+	sort.SliceStable(byCurvature, func(a, b int) bool { return g[byCurvature[a]] > g[byCurvature[b]] })
+	show := []int{byCurvature[0], byCurvature[a9aFeatures/2], byCurvature[a9aFeatures-1], a9aFeatures}
+	return &Problem{Train: train, Test: test, Model: m, MAP: theta, Metric: g, Names: names, Show: show}, nil
 }
 
 // method is a sampler of the demo with its step-size schedule.
 type method struct {
 	name     string
 	schedule sgmcmc.Schedule
+	settings []stancsv.Comment // written to the CSV files
 	build    func(p *Problem, theta0 []float64, grad sgmcmc.Gradient, src rand.Source) (sgmcmc.Sampler, error)
 }
 
@@ -103,6 +142,7 @@ func methods() []method {
 			// 1.5e−5 at t = 30,000.
 			name:     "SGLD",
 			schedule: sgmcmc.Polynomial{A: 4.4e-3, B: 2500, Gamma: 0.55},
+			settings: []stancsv.Comment{{Key: "step_size", Value: "a(b + t)^-gamma"}, {Key: "a", Value: "4.4e-3"}, {Key: "b", Value: "2500"}, {Key: "gamma", Value: "0.55"}},
 			build: func(p *Problem, theta0 []float64, grad sgmcmc.Gradient, src rand.Source) (sgmcmc.Sampler, error) {
 				return sgmcmc.NewSGLD(grad, theta0, src, nil)
 			},
@@ -111,6 +151,7 @@ func methods() []method {
 			// ε√λmax ≈ 0.16; the friction absorbs most of the gradient noise.
 			name:     "SGHMC",
 			schedule: sgmcmc.Constant(1e-3),
+			settings: []stancsv.Comment{{Key: "step_size", Value: "1e-3"}, {Key: "friction", Value: "50"}},
 			build: func(p *Problem, theta0 []float64, grad sgmcmc.Gradient, src rand.Source) (sgmcmc.Sampler, error) {
 				return sgmcmc.NewSGHMC(grad, theta0, src, &sgmcmc.SGHMCSettings{Friction: 50})
 			},
@@ -122,6 +163,7 @@ func methods() []method {
 			// times too cold.
 			name:     "SGNHT",
 			schedule: sgmcmc.Constant(1e-3),
+			settings: []stancsv.Comment{{Key: "step_size", Value: "1e-3"}, {Key: "A", Value: "50"}},
 			build: func(p *Problem, theta0 []float64, grad sgmcmc.Gradient, src rand.Source) (sgmcmc.Sampler, error) {
 				return sgmcmc.NewSGNHT(grad, theta0, src, &sgmcmc.SGNHTSettings{A: 50})
 			},
@@ -134,6 +176,7 @@ func methods() []method {
 			// Teh's schedule, from 1e−2 to 1.5e−3.
 			name:     "SGRLD",
 			schedule: sgmcmc.Decay{H: 1e-2, Tau: 1000, Kappa: 0.55},
+			settings: []stancsv.Comment{{Key: "step_size", Value: "h(1 + t/tau)^-kappa"}, {Key: "h", Value: "1e-2"}, {Key: "tau", Value: "1000"}, {Key: "kappa", Value: "0.55"}, {Key: "metric", Value: "diag Hessian of U at the mode"}},
 			build: func(p *Problem, theta0 []float64, grad sgmcmc.Gradient, src rand.Source) (sgmcmc.Sampler, error) {
 				return sgmcmc.NewSGRLD(grad, theta0, constMetric(p.Metric, 1), src, nil)
 			},
@@ -146,6 +189,7 @@ func methods() []method {
 			// every 1000 steps, a Gibbs update that keeps the target.
 			name:     "gSGRHMC",
 			schedule: sgmcmc.Constant(2e-5),
+			settings: []stancsv.Comment{{Key: "step_size", Value: "2e-5"}, {Key: "metric", Value: "3e-5 diag Hessian of U at the mode"}, {Key: "resample_every", Value: "1000"}},
 			build: func(p *Problem, theta0 []float64, grad sgmcmc.Gradient, src rand.Source) (sgmcmc.Sampler, error) {
 				return sgmcmc.NewSGRHMC(grad, theta0, constMetric(p.Metric, 3e-5), src, &sgmcmc.SGRHMCSettings{ResampleEvery: 1000})
 			},
@@ -164,44 +208,100 @@ func constMetric(g []float64, scale float64) sgmcmc.DiagMetric {
 	})
 }
 
-// Sample runs every sampler of the demo on p in turn, on minibatches of
-// c.Batch drawn without replacement, and scores its draws on the test set.
-// Sampler k draws its minibatches from PCG(c.Seed, 2k) and its noise from
-// PCG(c.Seed, 2k+1).
-func Sample(ctx context.Context, p *Problem, c Config) ([]Row, error) {
-	if c.Draws <= 0 || c.Steps < c.Draws {
-		return nil, fmt.Errorf("%d steps cannot keep %d draws", c.Steps, c.Draws)
+// Sample runs c.Chains chains of every sampler of the demo on p with
+// sgmcmc.RunChains, on minibatches of c.Batch drawn without replacement,
+// scores their pooled draws on the test set and summarises them. The
+// chains of sampler k have the master seed 1000·c.Seed + k: chain i draws
+// its minibatches from a PCG seeded from ChainSource(seed, i) and its noise
+// from ChainSource(seed, i) itself. The chains run at most GOMAXPROCS at a
+// time.
+func Sample(ctx context.Context, p *Problem, c Config) ([]Result, error) {
+	k := c.Chains
+	if k == 0 {
+		k = 4
+	}
+	if k < 0 || c.Draws < diagnostics.MinDraws || c.Steps < c.Draws {
+		return nil, fmt.Errorf("%d chains of %d steps cannot keep %d draws each (at least %d)", k, c.Steps, c.Draws, diagnostics.MinDraws)
 	}
 	thin := max(c.Steps*4/5/c.Draws, 1)
 	burn := c.Steps - thin*c.Draws
-	var rows []Row
-	for k, m := range methods() {
-		grad, err := sgmcmc.NewMinibatch(p.Model, c.Batch, false, rand.NewPCG(c.Seed, uint64(2*k)))
-		if err != nil {
-			return nil, err
-		}
+	var out []Result
+	for i, m := range methods() {
 		theta0 := p.MAP
 		if c.Zero {
 			theta0 = make([]float64, len(p.MAP))
 		}
-		s, err := m.build(p, theta0, grad, rand.NewPCG(c.Seed, uint64(2*k+1)))
+		// Each chain's sampling time, from its first step to its last.
+		samplers := make([]sgmcmc.Sampler, k)
+		start, end := make([]time.Time, k), make([]time.Time, k)
+		total := burn + c.Draws*thin
+		newSampler := func(ch int, src rand.Source) (sgmcmc.Sampler, error) {
+			rng := rand.New(src)
+			grad, err := sgmcmc.NewMinibatch(p.Model, c.Batch, false, rand.NewPCG(rng.Uint64(), rng.Uint64()))
+			if err != nil {
+				return nil, err
+			}
+			s, err := m.build(p, theta0, grad, src)
+			samplers[ch] = s
+			return s, err
+		}
+		clock := func(info sgmcmc.StepInfo) error {
+			if info.T != 1 && info.T != total {
+				return nil
+			}
+			for ch, s := range samplers {
+				if s == info.Sampler {
+					if info.T == 1 {
+						start[ch] = time.Now()
+					} else {
+						end[ch] = time.Now()
+					}
+				}
+			}
+			return nil
+		}
+		seed := 1000*c.Seed + uint64(i)
+		chains, err := sgmcmc.RunChains(ctx, k, seed, newSampler,
+			sgmcmc.RunOptions{Draws: c.Draws, BurnIn: burn, Thin: thin, Schedule: m.schedule, Callback: clock})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.name, err)
 		}
-		start := time.Now()
-		chain, err := sgmcmc.Run(ctx, s, sgmcmc.RunOptions{Draws: c.Draws, BurnIn: burn, Thin: thin, Schedule: m.schedule})
-		secs := time.Since(start).Seconds()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m.name, err)
+		var secs float64
+		for ch := range k {
+			// The clock starts after step 1: scale to all steps.
+			secs += end[ch].Sub(start[ch]).Seconds() * float64(total) / float64(max(total-1, 1))
 		}
+		secs /= float64(k)
 		// Step-weighted: the decreasing schedules of SGLD and SGRLD call
 		// for it, and it is the plain average under a constant step.
 		pred := logreg.NewPredictive(p.Test)
-		for i := range chain.Len() {
-			pred.Add(chain.At(i), chain.Eps[i])
+		for _, ch := range chains {
+			for d := range ch.Len() {
+				pred.Add(ch.At(d), ch.Eps[d])
+			}
 		}
-		rows = append(rows, Row{Sampler: m.name, Steps: chain.Steps, Seconds: secs,
-			Accuracy: pred.Accuracy(), LogLik: pred.LogLik(), DrawLogLik: pred.MeanLogLik()})
+		table, err := diagnostics.NewTable(p.Names, chains)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m.name, err)
+		}
+		row := Row{Sampler: m.name, ChainCount: k, Steps: chains[0].Steps, Seconds: secs,
+			Accuracy: pred.Accuracy(), LogLik: pred.LogLik(), DrawLogLik: pred.MeanLogLik(),
+			RHatMax: math.Inf(-1), ESSBulkMin: math.Inf(1), ESSTailMin: math.Inf(1)}
+		for _, r := range table {
+			row.RHatMax = max(row.RHatMax, r.RHat)
+			row.ESSBulkMin = min(row.ESSBulkMin, r.ESSBulk)
+			row.ESSTailMin = min(row.ESSTailMin, r.ESSTail)
+		}
+		comments := append([]stancsv.Comment{{Key: "sampler", Value: m.name}}, m.settings...)
+		comments = append(comments,
+			stancsv.Comment{Key: "batch", Value: strconv.Itoa(c.Batch)},
+			stancsv.Comment{Key: "steps", Value: strconv.Itoa(total)},
+			stancsv.Comment{Key: "burn_in", Value: strconv.Itoa(burn)},
+			stancsv.Comment{Key: "thin", Value: strconv.Itoa(thin)},
+			stancsv.Comment{Key: "seed", Value: strconv.FormatUint(seed, 10)},
+			stancsv.Comment{Key: "chains", Value: strconv.Itoa(k)},
+		)
+		out = append(out, Result{Row: row, Comments: comments, Seed: seed, Chains: chains, Summary: table})
 	}
-	return rows, nil
+	return out, nil
 }

@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // writePlots writes kl.png, the bar chart of the KL divergences (Figure 2,
@@ -43,46 +45,70 @@ func find(res []Result, tn, sn string) *Result {
 	return nil
 }
 
+// barColors tell the targets apart also for colour-blind readers
+// (Okabe–Ito blue and orange).
+var barColors = []color.Color{color.RGBA{0x00, 0x72, 0xB2, 0xff}, color.RGBA{0xE6, 0x9F, 0x00, 0xff}}
+
 // plotKL draws one group of bars per sampler, one bar per target, each
-// labelled with its value.
+// labelled with its value, on a logarithmic axis: the KLs span three
+// decades (10⁻⁴ to 0.2), and on a linear axis the small ones vanish.
 func plotKL(file string, res []Result) error {
 	p := plot.New()
-	p.Title.Text = "KL divergence to the true density"
+	p.Title.Text = "KL divergence to the true density (log scale)"
 	p.Y.Label.Text = "KL(draws ‖ truth)"
-	w := vg.Points(28)
-	var ymax float64
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	lo, hi := math.Inf(1), 0.0
+	for _, r := range res {
+		if r.KL > 0 {
+			lo, hi = math.Min(lo, r.KL), math.Max(hi, r.KL)
+		}
+	}
+	if hi == 0 {
+		return fmt.Errorf("recipe1d: no positive KL to plot")
+	}
+	// The bars rise from two decades below the smallest KL, so that the
+	// smallest still shows; the axis leaves room above the tallest for its
+	// label and the legend.
+	base := math.Pow(10, math.Floor(math.Log10(lo))-1)
+	top := math.Pow(10, math.Ceil(math.Log10(hi)+0.5))
+	const w = 0.28 // bar width in units of the sampler groups
 	for k, tn := range targetNames {
-		vals := make(plotter.Values, len(samplerNames))
 		labels := plotter.XYLabels{XYs: make(plotter.XYs, len(samplerNames)), Labels: make([]string, len(samplerNames))}
+		var first *plotter.Polygon
 		for i, sn := range samplerNames {
 			r := find(res, tn, sn)
-			vals[i] = r.KL
-			ymax = max(ymax, r.KL)
-			labels.XYs[i] = plotter.XY{X: float64(i), Y: r.KL}
-			labels.Labels[i] = fmt.Sprintf("%.4f", r.KL)
+			x := float64(i) + (float64(k)-0.5)*w
+			v := math.Max(r.KL, base)
+			bar, err := plotter.NewPolygon(plotter.XYs{{X: x - w/2, Y: base}, {X: x + w/2, Y: base}, {X: x + w/2, Y: v}, {X: x - w/2, Y: v}})
+			if err != nil {
+				return err
+			}
+			bar.Color = barColors[k%len(barColors)]
+			bar.LineStyle.Width = 0
+			p.Add(bar)
+			if first == nil {
+				first = bar
+			}
+			labels.XYs[i] = plotter.XY{X: x, Y: v}
+			labels.Labels[i] = fmt.Sprintf("%.2g", r.KL)
 		}
-		b, err := plotter.NewBarChart(vals, w)
-		if err != nil {
-			return err
-		}
-		b.Color = plotutil.Color(k)
-		b.LineStyle.Width = 0
-		b.Offset = vg.Length(float64(k)-0.5) * w
 		l, err := plotter.NewLabels(labels)
 		if err != nil {
 			return err
 		}
 		for i := range l.TextStyle {
 			l.TextStyle[i].Font.Size = vg.Points(7)
-			l.TextStyle[i].XAlign = -0.5
+			l.TextStyle[i].XAlign = draw.XCenter
 		}
-		l.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
-		p.Add(b, l)
-		p.Legend.Add(tn, b)
+		l.Offset = vg.Point{Y: vg.Points(2)}
+		p.Add(l)
+		p.Legend.Add(tn, first)
 	}
 	p.Legend.Top = true
 	p.NominalX(samplerNames...)
-	p.Y.Min, p.Y.Max = 0, 1.2*ymax
+	p.X.Min, p.X.Max = -0.6, float64(len(samplerNames))-0.4
+	p.Y.Min, p.Y.Max = base, top
 	return p.Save(6*vg.Inch, 4*vg.Inch, file)
 }
 

@@ -345,6 +345,11 @@ func (m *Model) grad(dst, theta []float64) {
 	}
 }
 
+// LogPosterior returns the log posterior density up to its normalising
+// constant, log p(θ) + Σ_i log p(y_i | x_i, θ) over all training rows: the
+// lp__ of a CmdStan CSV file. It costs one pass over the data.
+func (m *Model) LogPosterior(theta []float64) float64 { return -m.potential(theta) }
+
 // potential returns U(θ) = −log p(θ) − Σ_i log p(y_i | x_i, θ).
 func (m *Model) potential(theta []float64) float64 {
 	u := -m.LogPrior(theta)

@@ -358,3 +358,27 @@ func BenchmarkMinibatchGrad(b *testing.B) {
 		mb.Grad(dst, theta)
 	}
 }
+
+// TestLogPosterior checks LogPosterior against the log prior plus the sum
+// of y log σ(z) + (1 − y) log(1 − σ(z)) written out directly.
+func TestLogPosterior(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(4, 5))
+	x := synthetic(rng, 300, 6)
+	m, err := NewModel(x, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta := make([]float64, m.Dim())
+	for j := range theta {
+		theta[j] = 0.5 * rng.NormFloat64()
+	}
+	want := m.LogPrior(theta)
+	for i := range x.Rows() {
+		p := 1 / (1 + math.Exp(-x.Dot(i, theta)))
+		want += x.Y[i]*math.Log(p) + (1-x.Y[i])*math.Log(1-p)
+	}
+	if got := m.LogPosterior(theta); math.Abs(got-want) > 1e-10*math.Abs(want) {
+		t.Errorf("LogPosterior = %v, want %v", got, want)
+	}
+}
