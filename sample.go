@@ -66,6 +66,13 @@ type SampleSettings struct {
 	// Callback, if not nil, is called after every sampling step of every
 	// chain, concurrently from the chains' goroutines (Progress is safe).
 	Callback func(StepInfo) error
+	// ChainIDs, if not nil, runs only these chains of the Chains, in this
+	// order: chain c draws exactly what it draws in a run of all of them,
+	// so the K chains of one analysis can run as K processes — on K
+	// machines under a batch scheduler — and be merged afterwards (write
+	// each with stancsv, read them back, summarise them together). Nil
+	// means every chain, 0 … Chains−1.
+	ChainIDs []int
 }
 
 // Method selects the sampler Sample runs. nil means SGHMCMethod{}. The
@@ -223,18 +230,25 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	}
 	ms := method.spec()
 	d := len(theta0)
-	res := &Result{Method: ms.name, Chains: make([]*Chain, s.Chains), Adapted: make([]Adapted, s.Chains)}
-	outs := make([]chainOut, s.Chains)
-	errs := make([]error, s.Chains)
+	ids := s.ChainIDs
+	if ids == nil {
+		ids = make([]int, s.Chains)
+		for c := range ids {
+			ids[c] = c
+		}
+	}
+	res := &Result{Method: ms.name, Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
+	outs := make([]chainOut, len(ids))
+	errs := make([]error, len(ids))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
-	for c := range s.Chains {
+	for i, c := range ids {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			outs[c], errs[c] = sampleChain(ctx, c, p, theta0, s, ms)
+			outs[i], errs[i] = sampleChain(ctx, c, p, theta0, s, ms)
 		}()
 	}
 	wg.Wait()
@@ -252,7 +266,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			if ctx.Err() != nil {
 				firstErr = ctx.Err()
 			} else {
-				firstErr = &ChainError{Chain: c, Err: errs[c]}
+				firstErr = &ChainError{Chain: ids[c], Err: errs[c]}
 			}
 		}
 	}
@@ -312,6 +326,18 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 	}
 	if s.Chains == 0 {
 		s.Chains = 4
+	}
+	if s.ChainIDs != nil {
+		if len(s.ChainIDs) == 0 {
+			return nil, errorf(ErrRange, "Sample: ChainIDs is empty (nil means every chain)")
+		}
+		seen := make(map[int]bool)
+		for _, c := range s.ChainIDs {
+			if c < 0 || c >= s.Chains || seen[c] {
+				return nil, errorf(ErrRange, "Sample: ChainIDs %v: want distinct chains in [0, %d)", s.ChainIDs, s.Chains)
+			}
+			seen[c] = true
+		}
 	}
 	if s.Draws == 0 {
 		s.Draws = 1000

@@ -282,3 +282,32 @@ func TestSampleWarmupGivesUp(t *testing.T) {
 		t.Fatalf("err = %v, want ErrDivergence from a posterior no step size can sample", err)
 	}
 }
+
+// TestSampleChainIDs: chain c run alone (as one process of K would run
+// it) draws exactly what it draws in a run of every chain.
+func TestSampleChainIDs(t *testing.T) {
+	m := newLinReg(300, 10, 1, 5)
+	s := &SampleSettings{Seed: 11, Draws: 100}
+	all, err := Sample(context.Background(), Problem{Model: m}, []float64{0, 0}, s, SGHMCMethod{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := *s
+	one.ChainIDs = []int{2}
+	res, err := Sample(context.Background(), Problem{Model: m}, []float64{0, 0}, &one, SGHMCMethod{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Chains) != 1 {
+		t.Fatalf("%d chains, want 1", len(res.Chains))
+	}
+	for i, v := range res.Chains[0].Draws {
+		if v != all.Chains[2].Draws[i] {
+			t.Fatalf("chain 2 alone differs from chain 2 of all at %d", i)
+		}
+	}
+	one.ChainIDs = []int{4}
+	if _, err := Sample(context.Background(), Problem{Model: m}, []float64{0, 0}, &one, nil); !errors.Is(err, ErrRange) {
+		t.Errorf("ChainIDs out of range: err = %v, want ErrRange", err)
+	}
+}
