@@ -80,8 +80,10 @@ func run(ctx context.Context, dir string, c Config, o output) error {
 			Rows []Row `json:"rows"`
 		}{rows})
 	}
-	fmt.Fprintf(w, "Bayesian logistic regression on a9a: N = %d, %d test rows, d = %d, minibatch %d, %d chains of %d steps per sampler\n\n",
-		p.Train.Rows(), p.Test.Rows(), p.Model.Dim(), c.Batch, res[0].ChainCount, res[0].Steps)
+	fmt.Fprintf(w, "Bayesian logistic regression on a9a: N = %d, %d test rows, d = %d, %d chains per sampler.\n",
+		p.Train.Rows(), p.Test.Rows(), p.Model.Dim(), res[0].ChainCount)
+	fmt.Fprintf(w, "Sample: every setting adapted in warmup from θ = 0 (%s).\n", res[0].Note)
+	fmt.Fprintf(w, "The others: settings tuned by hand, started at the mode, minibatch %d, %d steps per chain.\n\n", c.Batch, res[len(res)-1].Steps)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "sampler\tsteps/s\ttest accuracy\ttest log-lik\tper-draw log-lik\tmax R̂\tmin ESS bulk\tmin ESS tail\t")
 	for _, r := range res {

@@ -57,18 +57,18 @@ func TestQuickstart(t *testing.T) {
 	if p.Train.Rows() != 32561 || p.Test.Rows() != 16281 || p.Model.Dim() != 124 {
 		t.Fatalf("a9a: %d training rows, %d test rows, d = %d; want 32561, 16281, 124", p.Train.Rows(), p.Test.Rows(), p.Model.Dim())
 	}
-	res, err := Sample(context.Background(), p, Config{Seed: 1, Chains: 2, Steps: 10000, Draws: 100, Batch: 500})
+	res, err := Sample(context.Background(), p, Config{Seed: 1, Chains: 2, Steps: 10000, Draws: 100, Batch: 500, SampleDraws: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"SGLD", "SGHMC", "SGNHT", "SGRLD", "gSGRHMC"}
+	want := []string{"Sample", "SGLD", "SGHMC", "SGNHT", "SGRLD", "gSGRHMC"}
 	if len(res) != len(want) {
 		t.Fatalf("%d rows, want %d", len(res), len(want))
 	}
 	for i, r := range res {
 		t.Logf("%-8s %6d steps %.2fs (%.0f steps/s)  accuracy %.4f  log-lik %.4f  per-draw %.4f  max R̂ %.3f  min ESS %.0f, %.0f",
 			r.Sampler, r.Steps, r.Seconds, float64(r.Steps)/r.Seconds, r.Accuracy, r.LogLik, r.DrawLogLik, r.RHatMax, r.ESSBulkMin, r.ESSTailMin)
-		if r.Sampler != want[i] || r.Steps != 10000 || r.ChainCount != 2 || len(r.Chains) != 2 {
+		if r.Sampler != want[i] || (i > 0 && r.Steps != 10000) || r.ChainCount != 2 || len(r.Chains) != 2 {
 			t.Errorf("row %d: %s with %d chains of %d steps, want %s with 2 of 10000", i, r.Sampler, r.ChainCount, r.Steps, want[i])
 		}
 		if r.Accuracy < minAccuracy {
@@ -85,7 +85,11 @@ func TestQuickstart(t *testing.T) {
 		}
 		// The doc's claim: the coefficients have not converged where the
 		// data leave them to the prior, and R̂ says so.
-		if r.RHatMax < 1.1 {
+		// Sample's adapted chains mix; the hand-tuned ones do not.
+		if i == 0 && r.RHatMax > 1.05 {
+			t.Errorf("%s: max R̂ %.3f, want the adapted chains to have mixed (≤ 1.05 with 200 draws)", r.Sampler, r.RHatMax)
+		}
+		if i > 0 && r.RHatMax < 1.1 {
 			t.Errorf("%s: max R̂ %.3f, want the unmixed directions to show (> 1.1)", r.Sampler, r.RHatMax)
 		}
 	}
@@ -128,7 +132,7 @@ func TestJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("samples a9a")
 	}
-	c := Config{Seed: 7, Chains: 2, Steps: 500, Draws: 10, Batch: 500}
+	c := Config{Seed: 7, Chains: 2, Steps: 500, Draws: 10, Batch: 500, SampleDraws: 10}
 	var out [2]bytes.Buffer
 	for i := range out {
 		if err := run(context.Background(), dataDir, c, output{w: &out[i], json: true}); err != nil {
@@ -146,7 +150,7 @@ func TestJSON(t *testing.T) {
 		t.Error("more than one JSON value on stdout")
 	}
 	keys := []string{"sampler", "chains", "steps", "seconds", "test_accuracy", "test_loglik", "draw_loglik", "rhat_max", "ess_bulk_min", "ess_tail_min"}
-	names := []string{"SGLD", "SGHMC", "SGNHT", "SGRLD", "gSGRHMC"}
+	names := []string{"Sample", "SGLD", "SGHMC", "SGNHT", "SGRLD", "gSGRHMC"}
 	if len(got.Rows) != len(names) {
 		t.Fatalf("%d rows, want %d", len(got.Rows), len(names))
 	}
@@ -167,7 +171,7 @@ func TestJSON(t *testing.T) {
 				t.Errorf("row %d lacks %q", i, k)
 			}
 		}
-		if r["sampler"] != names[i] || r["steps"] != float64(c.Steps) || r["chains"] != float64(c.Chains) {
+		if r["sampler"] != names[i] || (i > 0 && r["steps"] != float64(c.Steps)) || r["chains"] != float64(c.Chains) {
 			t.Errorf("row %d: sampler %v, steps %v, chains %v; want %s, %d, %d", i, r["sampler"], r["steps"], r["chains"], names[i], c.Steps, c.Chains)
 		}
 		if s, ok := r["seconds"].(float64); !ok || !(s > 0) {
@@ -188,7 +192,7 @@ func TestCSVAndPlots(t *testing.T) {
 		t.Skip("samples a9a")
 	}
 	dir := t.TempDir()
-	c := Config{Seed: 3, Chains: 3, Steps: 300, Draws: 20, Batch: 500}
+	c := Config{Seed: 3, Chains: 3, Steps: 300, Draws: 20, Batch: 500, SampleDraws: 20}
 	var text bytes.Buffer
 	if err := run(context.Background(), dataDir, c, output{w: &text, csv: dir, plot: dir}); err != nil {
 		t.Fatal(err)

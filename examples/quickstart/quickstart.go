@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"time"
@@ -39,6 +40,9 @@ type Config struct {
 	Batch int
 	// Zero starts every chain at θ = 0 instead of the posterior mode.
 	Zero bool
+	// SampleDraws is the number of draws per chain of the tuning-free
+	// row; zero means Sample's default (1000).
+	SampleDraws int
 }
 
 // Row is the result of one sampler.
@@ -68,6 +72,8 @@ type Result struct {
 	Seed     uint64            // master seed of its chains (sgmcmc.RunChains)
 	Chains   []*sgmcmc.Chain
 	Summary  diagnostics.Table
+	// Note says what Sample chose, for the printed table.
+	Note string
 }
 
 // Problem is the a9a posterior with what the samplers share.
@@ -303,5 +309,57 @@ func Sample(ctx context.Context, p *Problem, c Config) ([]Result, error) {
 		)
 		out = append(out, Result{Row: row, Comments: comments, Seed: seed, Chains: chains, Summary: table})
 	}
-	return out, nil
+	r, err := tuningFree(ctx, p, c, k)
+	if err != nil {
+		return nil, err
+	}
+	return append([]Result{r}, out...), nil
+}
+
+// tuningFree runs sgmcmc.Sample with its defaults (SGHMC, every setting
+// adapted in warmup) from θ = 0 — not from the mode, which a user does
+// not have — with its default of 1000 draws per chain. Its row is named
+// "Sample".
+func tuningFree(ctx context.Context, p *Problem, c Config, k int) (Result, error) {
+	seed := 1000 * c.Seed
+	t0 := time.Now()
+	res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: p.Model, Names: p.Names}, make([]float64, p.Model.Dim()),
+		&sgmcmc.SampleSettings{Seed: seed, Chains: k, Draws: c.SampleDraws}, nil)
+	if err != nil {
+		return Result{}, fmt.Errorf("Sample: %w", err)
+	}
+	// One chain's time on one core: the chains ran GOMAXPROCS at a time.
+	secs := time.Since(t0).Seconds() * float64(min(k, runtime.GOMAXPROCS(0))) / float64(k)
+	pred := logreg.NewPredictive(p.Test)
+	for _, ch := range res.Chains {
+		for d := range ch.Len() {
+			pred.Add(ch.At(d), ch.Eps[d])
+		}
+	}
+	table, err := diagnostics.NewTable(p.Names, res.Chains)
+	if err != nil {
+		return Result{}, fmt.Errorf("Sample: %w", err)
+	}
+	row := Row{Sampler: "Sample", ChainCount: k, Steps: res.Chains[0].Steps, Seconds: secs,
+		Accuracy: pred.Accuracy(), LogLik: pred.LogLik(), DrawLogLik: pred.MeanLogLik(),
+		RHatMax: math.Inf(-1), ESSBulkMin: math.Inf(1), ESSTailMin: math.Inf(1)}
+	for _, r := range table {
+		row.RHatMax = max(row.RHatMax, r.RHat)
+		row.ESSBulkMin = min(row.ESSBulkMin, r.ESSBulk)
+		row.ESSTailMin = min(row.ESSTailMin, r.ESSTail)
+	}
+	a := res.Adapted[0]
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	comments := []stancsv.Comment{{Key: "sampler", Value: "Sample (" + res.Method + ", settings adapted per chain; chain 1's shown)"},
+		{Key: "step_size", Value: g(a.Eps) + " in whitened coordinates"}, {Key: "friction", Value: g(a.Friction)},
+		{Key: "batch", Value: strconv.Itoa(a.BatchSize)}, {Key: "burn_in", Value: strconv.Itoa(a.BurnIn)},
+		{Key: "thin", Value: strconv.Itoa(a.Thin)}, {Key: "lambda_max", Value: g(a.LambdaMax)},
+		{Key: "heat", Value: g(a.Heat)}, {Key: "seed", Value: strconv.FormatUint(seed, 10)},
+		{Key: "chains", Value: strconv.Itoa(k)}, {Key: "warnings", Value: strconv.Itoa(len(res.Warnings))}}
+	note := fmt.Sprintf("SGHMC, batch %d, %d steps per chain after warmup, warmup %.0f%% of the gradient work; warnings: %d",
+		a.BatchSize, row.Steps, 100*float64(res.WarmupGradEvals)/float64(res.GradEvals), len(res.Warnings))
+	for _, w := range res.Warnings {
+		note += "\n  " + w
+	}
+	return Result{Row: row, Comments: comments, Seed: seed, Chains: res.Chains, Summary: table, Note: note}, nil
 }
