@@ -21,19 +21,6 @@ type Divergence struct {
 	DeltaU float64
 }
 
-// DivergenceCounter is the capability of a Sampler to detect divergent
-// transitions. Every sampler of the package implements it: the change in
-// potential of each transition θ → θ' is estimated by the trapezoid rule,
-// ΔU ≈ ½ (θ' − θ)ᵀ(∇Ũ(θ) + ∇Ũ(θ')), from gradients the sampler computes
-// anyway, and a transition with ΔU > DivergenceThreshold (or not a
-// number) counts as divergent. Since ∇Ũ(θ') is the next step's gradient, a
-// transition is judged when the step after it computes its gradient.
-type DivergenceCounter interface {
-	// Divergences returns the number of divergent transitions detected so
-	// far and the most recent one.
-	Divergences() (n int, last Divergence)
-}
-
 // divTracker holds a transition awaiting judgement.
 type divTracker struct {
 	from, g []float64 // θ and ∇Ũ(θ) at the start of the pending transition
@@ -73,11 +60,29 @@ func (d *divTracker) judge(step int, from, to, g0, g1 []float64) {
 			worst, idx = a, i
 		}
 	}
+	d.record(step, idx, du)
+}
+
+// record counts transition step, whose estimated change in potential is du
+// and worst coordinate idx, if it is divergent.
+func (d *divTracker) record(step, idx int, du float64) {
 	if du > DivergenceThreshold || du != du {
 		d.n++
 		d.last = Divergence{Step: step, Index: idx, DeltaU: du}
 	}
 }
+
+// divMark is the part of a divTracker that a step changes in place: a
+// failed step puts it back (the start θ and gradient change only when a
+// step succeeds).
+type divMark struct {
+	step, n int
+	last    Divergence
+}
+
+func (d *divTracker) mark() divMark { return divMark{step: d.step, n: d.n, last: d.last} }
+
+func (d *divTracker) reset(m divMark) { d.step, d.n, d.last = m.step, m.n, m.last }
 
 // count returns the DivergenceCounter values.
 func (d *divTracker) count() (int, Divergence) { return d.n, d.last }

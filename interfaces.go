@@ -208,3 +208,23 @@ type Diffusion interface {
 	// positive semidefinite it returns a *NotPSDError.
 	Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error
 }
+
+// DivergenceCounter is the capability of a Sampler to detect divergent
+// transitions. Every sampler of the package implements it: the change in
+// potential of each transition θ → θ' is estimated by the trapezoid rule,
+// ΔU ≈ ½ (θ' − θ)ᵀ(∇Ũ(θ) + ∇Ũ(θ')), from gradients the sampler computes
+// anyway, and a transition with ΔU > DivergenceThreshold (or not a
+// number) counts as divergent. Since ∇Ũ(θ') is the next step's gradient, a
+// transition is judged when the step after it computes its gradient.
+type DivergenceCounter interface {
+	// Divergences returns the number of divergent transitions detected so
+	// far and the most recent one.
+	Divergences() (n int, last Divergence)
+}
+
+// Method selects the sampler Sample runs. nil means SGHMCMethod{}. The
+// methods are the package's samplers, run on the adapted whitened
+// coordinates (see Affine) with adapted settings.
+type Method interface {
+	spec() methodSpec
+}

@@ -75,13 +75,6 @@ type SampleSettings struct {
 	ChainIDs []int
 }
 
-// Method selects the sampler Sample runs. nil means SGHMCMethod{}. The
-// methods are the package's samplers, run on the adapted whitened
-// coordinates (see Affine) with adapted settings.
-type Method interface {
-	spec() methodSpec
-}
-
 // SGLDMethod runs SGLD with ε = 0.05/λ̂ and B̂ = V̂.
 type SGLDMethod struct{}
 
@@ -109,17 +102,22 @@ type HAMCMCMethod struct{}
 type PSGLDMethod struct{}
 
 func (SGLDMethod) spec() methodSpec { return methodSpec{name: "SGLD", c: 0.05, bhat: true} }
+
 func (SGHMCMethod) spec() methodSpec {
 	return methodSpec{name: "SGHMC", c: 0.3, momentum: true, bhat: true}
 }
+
 func (SGNHTMethod) spec() methodSpec {
 	return methodSpec{name: "SGNHT", c: 0.1, momentum: true, bhat: true}
 }
+
 func (SGRHMCMethod) spec() methodSpec {
 	return methodSpec{name: "gSGRHMC", c: 0.3, momentum: true, bhat: true}
 }
+
 func (HAMCMCMethod) spec() methodSpec { return methodSpec{name: "HAMCMC", c: 0.05} }
-func (PSGLDMethod) spec() methodSpec  { return methodSpec{name: "pSGLD", c: 0.05} }
+
+func (PSGLDMethod) spec() methodSpec { return methodSpec{name: "pSGLD", c: 0.05} }
 
 // methodSpec is what warmup needs to know of a method.
 type methodSpec struct {
