@@ -220,11 +220,17 @@ func (a *Adapted) autocorrTime(ms methodSpec) float64 {
 			}
 			eps *= gmin
 		}
+		if ms.name == "HAMCMC" {
+			return hamcmcM * 2 / (eps * lo)
+		}
 		return 2 / (eps * lo)
 	}
 	c := math.Max(a.Friction, 0.5)
 	return 2 * math.Max(c/lo, 1/c) / a.Eps
 }
+
+// hamcmcM is HAMCMC's memory in Sample.
+const hamcmcM = 2
 
 // newSampler builds the frozen sampler on the whitened gradient.
 func (a *Adapted) newSampler(g Gradient, ms methodSpec) (Sampler, error) {
@@ -249,7 +255,7 @@ func (a *Adapted) newSampler(g Gradient, ms methodSpec) (Sampler, error) {
 		})
 		return NewSGRHMC(aff, z0, one, src, &SGRHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar})
 	case "HAMCMC":
-		return NewHAMCMC(aff, z0, src, &HAMCMCSettings{M: 3, Gamma: 1, MinPairCurvature: 0.2})
+		return NewHAMCMC(aff, z0, src, &HAMCMCSettings{M: hamcmcM, Gamma: 1, MinPairCurvature: 0.2})
 	case "pSGLD":
 		return NewPSGLD(aff, z0, src, &PSGLDSettings{V0: a.Accumulator, Freeze: true, Lambda: psgldLambda, N: 1})
 	}

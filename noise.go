@@ -123,6 +123,11 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 	for _, v := range diag0 {
 		a.NoiseScale += f * v / float64(d)
 	}
+	if a.Friction > 0 {
+		a.NoiseScale *= a.Eps / (2 * a.Friction)
+	} else {
+		a.NoiseScale *= a.Eps / 2
+	}
 	if ms.bhat && f > 0 {
 		a.NoiseVar = make([]float64, d)
 		for i, v := range diag0 {

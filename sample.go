@@ -75,7 +75,8 @@ type SampleSettings struct {
 	ChainIDs []int
 }
 
-// SGLDMethod runs SGLD with ε = 0.05/λ̂ and B̂ = V̂.
+// SGLDMethod runs SGLD with ε = 0.1/λ̂ (the stiffest direction's variance
+// inflated by 1/(1 − 0.05), about 5 %) and B̂ = V̂.
 type SGLDMethod struct{}
 
 // SGHMCMethod runs SGHMC with M = I, ε = 0.3/√λ̂, friction C = max(1, εV̂max)
@@ -91,17 +92,19 @@ type SGNHTMethod struct{}
 // whitened coordinates, Friction = max(1, εV̂max), ε = 0.3/√λ̂ and B̂ = V̂.
 type SGRHMCMethod struct{}
 
-// HAMCMCMethod runs HAMCMC with M = 3, γ = 1 in whitened coordinates,
+// HAMCMCMethod runs HAMCMC with M = 2, γ = 1 in whitened coordinates,
 // pairs flatter than a fifth of the adapted curvature rejected, and
-// ε = 0.05/λ̂ (no B̂: the batch is raised until the heat is within bound).
+// ε = 0.1/λ̂ (no B̂: the batch is raised until the heat is within bound).
+// Its M interleaved subchains each move every M-th step, so it thins M
+// times as much as SGLD.
 type HAMCMCMethod struct{}
 
 // PSGLDMethod runs pSGLD with its RMSprop accumulator adapted during
 // warmup (α = 0.99) and then frozen, so that its preconditioner is constant
-// and Γ = 0 exactly; ε = 0.05/λ̂ for the preconditioned Hessian.
+// and Γ = 0 exactly; ε = 0.1/λ̂ for the preconditioned Hessian.
 type PSGLDMethod struct{}
 
-func (SGLDMethod) spec() methodSpec { return methodSpec{name: "SGLD", c: 0.05, bhat: true} }
+func (SGLDMethod) spec() methodSpec { return methodSpec{name: "SGLD", c: 0.1, bhat: true} }
 
 func (SGHMCMethod) spec() methodSpec {
 	return methodSpec{name: "SGHMC", c: 0.3, momentum: true, bhat: true}
@@ -115,9 +118,9 @@ func (SGRHMCMethod) spec() methodSpec {
 	return methodSpec{name: "gSGRHMC", c: 0.3, momentum: true, bhat: true}
 }
 
-func (HAMCMCMethod) spec() methodSpec { return methodSpec{name: "HAMCMC", c: 0.05} }
+func (HAMCMCMethod) spec() methodSpec { return methodSpec{name: "HAMCMC", c: 0.1} }
 
-func (PSGLDMethod) spec() methodSpec { return methodSpec{name: "pSGLD", c: 0.05} }
+func (PSGLDMethod) spec() methodSpec { return methodSpec{name: "pSGLD", c: 0.1} }
 
 // methodSpec is what warmup needs to know of a method.
 type methodSpec struct {
@@ -155,9 +158,10 @@ type Adapted struct {
 	// Heat is the estimated excess temperature from gradient noise left
 	// after the B̂ correction (doc/equations.md §13.3).
 	Heat float64
-	// NoiseScale is the mean of diag V̂ in z: the gradient noise's variance
-	// against the drift's, which is about 1 per coordinate in the typical
-	// set.
+	// NoiseScale is the variance the gradient noise adds per step relative
+	// to the sampler's own diffusion, before any B̂ correction: εV̄/2 for
+	// first-order samplers, εV̄/(2C) with momentum (V̄ the mean of diag V̂
+	// in z).
 	NoiseScale float64
 	// SamplerSeed seeds the sampler's PCG source, rand.NewPCG(SamplerSeed[0],
 	// SamplerSeed[1]); MinibatchSeed likewise the sampling minibatch's.
@@ -400,8 +404,8 @@ func sampleWarnings(r *Result, s *SampleSettings) []string {
 	if heat > s.MaxHeat {
 		w = append(w, fmt.Sprintf("excess temperature from gradient noise %.1f%% (above %.0f%%): variances are inflated by about that much; raise the batch size", 100*heat, 100*s.MaxHeat))
 	}
-	if noise > 10 {
-		w = append(w, fmt.Sprintf("gradient noise dominates the drift (noise variance %.0f× the drift's per coordinate): the chain is a random walk in noise; raise the batch size", noise))
+	if noise > 1 {
+		w = append(w, fmt.Sprintf("gradient noise dominates: it puts %.1f times as much variance into each step as the sampler's own diffusion, so the result rests on the noise correction B̂ being right; raise the batch size", noise))
 	}
 	if spread > spreadWarn {
 		w = append(w, fmt.Sprintf("the posterior's curvature varies %.0f-fold over the warmup points (a funnel or heavy tails?): no constant step size and preconditioner suit all of it, so parts may be undersampled", spread))

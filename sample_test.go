@@ -67,6 +67,9 @@ func (m *linReg) exact() ([]float64, *mat.SymDense) {
 // regression (intercept and slope correlated at about −0.999) gets every
 // mean within 0.1 sd and every sd within 10 %, without warnings.
 func TestSampleLinReg(t *testing.T) {
+	if testing.Short() {
+		t.Skip("six Sample runs")
+	}
 	m := newLinReg(1000, 66, 4, 1)
 	mu, cov := m.exact()
 	for _, meth := range []Method{SGLDMethod{}, SGHMCMethod{}, SGNHTMethod{}, SGRHMCMethod{}, HAMCMCMethod{}, PSGLDMethod{}} {
@@ -80,6 +83,18 @@ func TestSampleLinReg(t *testing.T) {
 			se := p.SD/sd - 1
 			t.Logf("%s %s: mean err %.3f sd, sd err %+.3f, rhat %.4f, ess %.0f; eps %.3g n %d thin %d heat %.3f λ̂ %.3g spread %.3g evals %d (warm %d) warnings %v",
 				res.Method, p.Name, me, se, p.RHat, p.ESSBulk, res.Adapted[0].Eps, res.Adapted[0].BatchSize, res.Adapted[0].Thin, res.Adapted[0].Heat, res.Adapted[0].LambdaMax, res.Adapted[0].CurvatureSpread, res.GradEvals, res.WarmupGradEvals, res.Warnings)
+			// With bulk ESS ≥ 1000 the mean's Monte Carlo error is ≤ 0.032 sd
+			// and the sd's ≤ 2.2 %; the adapted settings allow ≤ 5 % of
+			// variance from discretisation and ≤ 5 % from gradient noise.
+			if math.Abs(me) > 0.1 || math.Abs(se) > 0.1 || p.RHat > 1.01 || p.ESSBulk < 1000 {
+				t.Errorf("%s %s: mean err %.3f sd, sd err %+.3f, R̂ %.4f, ESS %.0f: want 0.1 sd, 10 %%, 1.01, 1000", res.Method, p.Name, me, se, p.RHat, p.ESSBulk)
+			}
+		}
+		if len(res.Warnings) > 0 {
+			t.Errorf("%s: warnings %v on a posterior it samples correctly", res.Method, res.Warnings)
+		}
+		if w := float64(res.WarmupGradEvals) / float64(res.GradEvals); w > 1.0/3 {
+			t.Errorf("%s: warmup took %.0f%% of the gradient work, want at most a third", res.Method, 100*w)
 		}
 	}
 }

@@ -99,6 +99,21 @@ func (w *whitening) thetaCov(a mat.Symmetric) *mat.SymDense {
 	return s
 }
 
+// whitenedGrad returns the fixed-batch gradient in the coordinates of w at
+// z = 0.
+func (e *chainEnv) whitenedGrad(w *whitening) ([]float64, error) {
+	a, err := w.affine(e.fixed)
+	if err != nil {
+		return nil, err
+	}
+	g := make([]float64, e.d)
+	a.Grad(g, make([]float64, e.d))
+	if i := firstNonFinite(g); i >= 0 {
+		return nil, errorf(ErrNonFinite, "Sample: warmup: the gradient is %v at coordinate %d", g[i], i)
+	}
+	return g, nil
+}
+
 // whitenedHessian returns the Hessian of the fixed-batch gradient in the
 // coordinates of w at z = 0, and that gradient.
 func (e *chainEnv) whitenedHessian(w *whitening, dense bool) (*mat.SymDense, []float64, error) {
@@ -159,11 +174,16 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		}
 	}
 	radius := 3*math.Sqrt(float64(d)) + 3
-	var h *mat.SymDense
+	var h, hcur *mat.SymDense // hcur: the curvature carried over, in w's coordinates
 	var g []float64
 	for it := 0; it < newtonIters; it++ {
 		var err error
-		h, g, err = e.whitenedHessian(w, dense)
+		if hcur == nil {
+			h, g, err = e.whitenedHessian(w, dense)
+		} else {
+			h = hcur
+			g, err = e.whitenedGrad(w)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -176,18 +196,27 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		if err != nil {
 			return nil, nil, errorf(nil, "Sample: warmup: %w", err)
 		}
+		t := transition(w, nw)
 		// The Newton step in the old coordinates: δz = −A⁻¹g.
 		dz := make([]float64, d)
 		mulSym(dz, inv, g)
 		q := floats.Dot(dz, g) // Newton decrement², ≈ d in the typical set
 		if q <= 2*float64(d) {
-			return nw, []*mat.SymDense{reexpress(h, transition(w, nw))}, nil
+			if hcur != nil { // measure the curvature where the search ends
+				h, _, err = e.whitenedHessian(w, dense)
+				if err != nil {
+					return nil, nil, err
+				}
+			}
+			return nw, []*mat.SymDense{reexpress(h, t)}, nil
 		}
 		scale := math.Min(1, radius/math.Sqrt(q))
 		floats.Scale(-scale, dz)
 		next := w.toTheta(dz)
 		// Judge the step by the decrement at the new point in the old
-		// metric: a good step shrinks it as the quadratic model predicts.
+		// metric: a good step shrinks it as the quadratic model predicts,
+		// and then the curvature is kept for the next step (a Gaussian
+		// posterior needs one Hessian however far the start is).
 		ag, err := w.affine(e.fixed)
 		if err != nil {
 			return nil, nil, err
@@ -197,19 +226,22 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		tmp := make([]float64, d)
 		mulSym(tmp, inv, gn)
 		qn := floats.Dot(tmp, gn)
-		if firstNonFinite(gn) < 0 && qn < q {
+		switch {
+		case firstNonFinite(gn) < 0 && math.Sqrt(qn) < math.Sqrt(q)-0.5*scale*math.Sqrt(q):
 			nw.shift = next
-			w = nw
-			if math.Sqrt(qn) < math.Sqrt(q)-0.5*scale*math.Sqrt(q) {
-				radius *= 4
-			}
-		} else {
+			radius *= 4
+			hcur = reexpress(h, t)
+		case firstNonFinite(gn) < 0 && qn < q:
+			nw.shift = next
+			hcur = nil
+		default:
 			radius /= 4
 			if radius < 1e-12 {
 				return nil, nil, errorf(ErrRange, "Sample: warmup: no Newton step from the start reduces the gradient (trust radius below 1e-12)")
 			}
-			w = nw
+			hcur = reexpress(h, t) // same point, same curvature
 		}
+		w = nw
 	}
 	h, _, err := e.whitenedHessian(w, dense)
 	if err != nil {
@@ -240,7 +272,7 @@ func reexpress(h *mat.SymDense, t *mat.Dense) *mat.SymDense {
 func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*whitening, []*mat.SymDense, error) {
 	d := e.d
 	eps := windowEps
-	lens := []int{50, 150, 300}
+	lens := []int{50, 150, 500}
 	cv := newCovariance(d)
 	var shrunk float64 = 1
 	var z []float64
@@ -280,9 +312,13 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 			}
 		}
 		z = smp.Position()
-		// Re-centre at the window's end and measure the curvature there, in
-		// the first window's coordinates.
+		// Re-centre at the window's end and, after the first (which only
+		// moves into the typical set), measure the curvature there, in the
+		// Newton phase's last coordinates.
 		w = &whitening{shift: w.toTheta(z), lower: w.lower, diag: w.diag}
+		if k == 0 {
+			continue
+		}
 		h, _, err := e.whitenedHessian(w, dense)
 		if err != nil {
 			return nil, nil, err
@@ -303,7 +339,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	}
 	pc := w.thetaCov(inv)
 	neff := float64(cv.n) * eps / 2
-	wt := neff / (neff + 5*float64(d))
+	wt := neff / (neff + 25*float64(d))
 	sc := cv.cov()
 	if !dense {
 		for i := range d {
