@@ -159,20 +159,26 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	// λ̂ and the curvature spread over the warmup points, by power
 	// iteration on the whitened Hessians.
-	lamMax, lamMin := 0.0, math.Inf(1)
-	for _, h := range hs {
+	// The spread is judged on the windows' points, inside the typical set;
+	// λ̂ on every point, the Newton phase's end included.
+	lamMax, lamMin, spreadMax := 0.0, math.Inf(1), 0.0
+	for k, h := range hs {
 		hm := h
 		lamMax = math.Max(lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, d, 50, e.rng))
 		if vals, _, ok := symEigen(h); ok {
-			lamMin = math.Min(lamMin, math.Max(vals[0], eigFloor*vals[len(vals)-1]))
-			lamMax = math.Max(lamMax, vals[len(vals)-1])
+			top := vals[len(vals)-1]
+			lamMax = math.Max(lamMax, top)
+			if k > 0 {
+				lamMin = math.Min(lamMin, math.Max(vals[0], eigFloor*top))
+				spreadMax = math.Max(spreadMax, top)
+			}
 		}
 	}
 	if !(lamMax > 0) || math.IsInf(lamMax, 0) {
 		return out, errorf(ErrNonFinite, "Sample: warmup: no positive curvature found (λ̂ = %v)", lamMax)
 	}
 	a.LambdaMax = lamMax
-	a.CurvatureSpread = lamMax / lamMin
+	a.CurvatureSpread = spreadMax / lamMin
 	if ms.momentum {
 		a.Eps = ms.c / math.Sqrt(lamMax)
 	} else {

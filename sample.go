@@ -152,8 +152,9 @@ type Adapted struct {
 	Thin, BurnIn int
 	// LambdaMax is λ̂, the largest eigenvalue of the whitened Hessian over
 	// the warmup points; CurvatureSpread the ratio of the largest to the
-	// smallest eigenvalue over those points (1 for a Gaussian posterior
-	// perfectly preconditioned).
+	// smallest eigenvalue over the points the warmup windows ended at,
+	// inside the typical set (1 for a Gaussian posterior perfectly
+	// preconditioned).
 	LambdaMax, CurvatureSpread float64
 	// Heat is the estimated excess temperature from gradient noise left
 	// after the B̂ correction (doc/equations.md §13.3).
@@ -168,12 +169,6 @@ type Adapted struct {
 	SamplerSeed, MinibatchSeed [2]uint64
 }
 
-// ParamSummary is one parameter's row of Result.Summary.
-type ParamSummary struct {
-	Name string
-	diagnostics.Summary
-}
-
 // Result is what Sample returns.
 type Result struct {
 	Method string
@@ -182,8 +177,8 @@ type Result struct {
 	// Adapted holds each chain's adapted settings.
 	Adapted []Adapted
 	// Summary has one row per parameter: mean, sd, MCSE, quantiles, bulk
-	// and tail ESS, R̂ across the chains.
-	Summary []ParamSummary
+	// and tail ESS, R̂ across the chains. It prints as an aligned table.
+	Summary diagnostics.Table
 	// Warnings say, in words, why the draws may not be trusted: R̂ above
 	// 1.01, bulk ESS below 100 per chain, divergences, excess heat,
 	// gradient noise dominating the drift, curvature varying too much for
@@ -231,7 +226,6 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 		method = SGHMCMethod{}
 	}
 	ms := method.spec()
-	d := len(theta0)
 	ids := s.ChainIDs
 	if ids == nil {
 		ids = make([]int, s.Chains)
@@ -275,16 +269,9 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	if firstErr != nil {
 		return res, firstErr
 	}
-	names := p.Names
-	if names == nil {
-		names = make([]string, d)
-		for j := range names {
-			names[j] = fmt.Sprintf("theta.%d", j+1)
-		}
-	}
-	res.Summary, err = summarizeChains(res.Chains, names)
+	res.Summary, err = diagnostics.NewTable(p.Names, res.Chains)
 	if err != nil {
-		return res, err
+		return res, errorf(nil, "Sample: summary: %w", err)
 	}
 	res.Warnings = append(res.Warnings, sampleWarnings(res, s)...)
 	return res, nil
@@ -317,8 +304,17 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 			return nil, errorf(ErrRange, "Sample: BatchSize = %d, want in [1, N = %d] (or 0 to adapt)", s.BatchSize, p.Model.Len())
 		}
 	}
-	if p.Names != nil && len(p.Names) != d {
-		return nil, errorf(ErrDimension, "Sample: %d names for %d parameters", len(p.Names), d)
+	if p.Names != nil {
+		if len(p.Names) != d {
+			return nil, errorf(ErrDimension, "Sample: %d names for %d parameters", len(p.Names), d)
+		}
+		seen := make(map[string]bool, d)
+		for j, n := range p.Names {
+			if n == "" || seen[n] {
+				return nil, errorf(ErrRange, "Sample: name %d (%q) is empty or repeated", j, n)
+			}
+			seen[n] = true
+		}
 	}
 	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 {
 		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax)
@@ -354,24 +350,6 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 		s.StartScale = 1
 	}
 	return &s, nil
-}
-
-// summarizeChains summarises each coordinate across the chains.
-func summarizeChains(chains []*Chain, names []string) ([]ParamSummary, error) {
-	d := chains[0].Dim
-	cols := make([][]float64, len(chains))
-	out := make([]ParamSummary, d)
-	for j := range d {
-		for c, ch := range chains {
-			cols[c] = ch.Column(cols[c], j)
-		}
-		sum, err := diagnostics.Summarize(cols)
-		if err != nil {
-			return nil, errorf(nil, "Sample: summary of %s: %w", names[j], err)
-		}
-		out[j] = ParamSummary{Name: names[j], Summary: sum}
-	}
-	return out, nil
 }
 
 // sampleWarnings states what the summary says is wrong.
