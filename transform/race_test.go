@@ -1,0 +1,11 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build race
+
+package transform
+
+// raceEnabled: the race detector makes sync.Pool drop items at random, so
+// allocation counts mean nothing.
+const raceEnabled = true
