@@ -5,116 +5,1003 @@
 package sgmcmc
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/binary"
+	"hash/crc32"
 	"math"
+	"strconv"
 )
 
-// MarshalBinary checkpoints the chain: the step count, the state z and the
-// random source's state. The source must implement
-// encoding.BinaryMarshaler, as math/rand/v2's PCG and ChaCha8 do. A
-// gradient with its own randomness (a Minibatch) is checkpointed
-// separately.
-func (r *Recipe) MarshalBinary() ([]byte, error) {
-	m, ok := r.spec.Src.(encoding.BinaryMarshaler)
-	if !ok {
-		return nil, errorf(ErrUnsupported, "Recipe.MarshalBinary: random source %T does not implement encoding.BinaryMarshaler", r.spec.Src)
-	}
-	src, err := m.MarshalBinary()
-	if err != nil {
-		return nil, errorf(ErrCheckpoint, "Recipe.MarshalBinary: %w", err)
-	}
-	b := binary.LittleEndian.AppendUint64(nil, uint64(r.t))
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(r.z)))
-	for _, v := range r.z {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-	}
-	return append(b, src...), nil
+// Checkpoints: the format is described at Recipe.MarshalBinary.
+
+const (
+	ckptMagic   = "SGMC"
+	ckptVersion = 1
+	// ckptHeader is the size of the header without the kind.
+	ckptHeader = len(ckptMagic) + 1 + 1 + 8 + 8
+	// ckptMaxSource bounds the size of one random source's state.
+	ckptMaxSource = 1 << 16
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// seal wraps a payload in the checkpoint envelope.
+func seal(kind string, dim int, payload []byte) []byte {
+	b := make([]byte, 0, ckptHeader+len(kind)+len(payload)+4)
+	b = append(b, ckptMagic...)
+	b = append(b, ckptVersion, byte(len(kind)))
+	b = append(b, kind...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(dim))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(payload)))
+	b = append(b, payload...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
 }
 
-// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
-// Recipe built by the same constructor with the same settings: the chain
-// then continues exactly as the checkpointed one would have.
-func (r *Recipe) UnmarshalBinary(data []byte) error {
-	u, ok := r.spec.Src.(encoding.BinaryUnmarshaler)
-	if !ok {
-		return errorf(ErrUnsupported, "Recipe.UnmarshalBinary: random source %T does not implement encoding.BinaryUnmarshaler", r.spec.Src)
+// unseal checks the envelope of a checkpoint for a receiver of the given
+// kind and dimension, and returns its payload.
+func unseal(who, kind string, dim int, data []byte) ([]byte, error) {
+	if len(data) < len(ckptMagic)+2 {
+		return nil, errorf(ErrCheckpoint, "%s: checkpoint truncated: %d bytes, shorter than any header", who, len(data))
 	}
-	if len(data) < 16 {
-		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: checkpoint too short")
+	if string(data[:len(ckptMagic)]) != ckptMagic {
+		return nil, errorf(ErrCheckpoint, "%s: not an sgmcmc checkpoint (it starts with %q, want %q)", who, data[:len(ckptMagic)], ckptMagic)
 	}
-	t := binary.LittleEndian.Uint64(data)
-	n := binary.LittleEndian.Uint64(data[8:])
-	if n != uint64(len(r.z)) || uint64(len(data)) < 16+8*n {
-		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: checkpoint of a state of length %d, sampler has %d", n, len(r.z))
+	if v := data[len(ckptMagic)]; v != ckptVersion {
+		return nil, errorf(ErrCheckpoint, "%s: checkpoint format version %d; this library reads version %d", who, v, ckptVersion)
 	}
-	z := make([]float64, n)
-	for i := range z {
-		z[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[16+8*i:]))
+	kl := int(data[len(ckptMagic)+1])
+	head := ckptHeader + kl
+	if len(data) < head {
+		return nil, errorf(ErrCheckpoint, "%s: checkpoint truncated: %d bytes, its header alone needs %d", who, len(data), head)
 	}
-	if i := firstNonFinite(z); i >= 0 {
-		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: non-finite state at coordinate %d", i)
+	gotKind := string(data[len(ckptMagic)+2 : len(ckptMagic)+2+kl])
+	gotDim := binary.LittleEndian.Uint64(data[head-16:])
+	plen := binary.LittleEndian.Uint64(data[head-8:])
+	if plen > uint64(len(data)) || len(data) < head+int(plen)+4 {
+		return nil, errorf(ErrCheckpoint, "%s: checkpoint truncated: %d bytes, its header announces %d", who, len(data), uint64(head)+plen+4)
 	}
-	if err := u.UnmarshalBinary(data[16+8*n:]); err != nil {
-		return errorf(ErrCheckpoint, "Recipe.UnmarshalBinary: random source: %w", err)
+	end := head + int(plen)
+	if len(data) > end+4 {
+		return nil, errorf(ErrCheckpoint, "%s: %d stray bytes after the end of the checkpoint", who, len(data)-end-4)
 	}
-	copy(r.z, z)
-	r.t = int(t)
-	r.thVer++
-	if r.spec.Prepare != nil {
-		if err := r.spec.Prepare(r.z); err != nil {
-			return errorf(nil, "Recipe.UnmarshalBinary: %w", err)
+	if got, want := binary.LittleEndian.Uint32(data[end:]), crc32.Checksum(data[:end], crcTable); got != want {
+		return nil, errorf(ErrCheckpoint, "%s: checkpoint corrupted: its checksum is %08x, its content gives %08x", who, got, want)
+	}
+	if gotKind != kind {
+		return nil, errorf(ErrCheckpoint, "%s: checkpoint of a %q, cannot restore it into a %q", who, gotKind, kind)
+	}
+	if gotDim != uint64(dim) {
+		return nil, errorf(ErrCheckpoint, "%s: checkpoint of dimension %d, the %s has dimension %d", who, gotDim, kind, dim)
+	}
+	return data[head:end], nil
+}
+
+// encoder appends a payload's fields.
+type encoder struct{ b []byte }
+
+func (e *encoder) u64(v uint64) { e.b = binary.LittleEndian.AppendUint64(e.b, v) }
+func (e *encoder) int(v int)    { e.u64(uint64(v)) }
+func (e *encoder) f64(v float64) {
+	e.u64(math.Float64bits(v))
+}
+
+func (e *encoder) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+func (e *encoder) floats(x []float64) {
+	e.int(len(x))
+	for _, v := range x {
+		e.f64(v)
+	}
+}
+
+func (e *encoder) ints(x []int) {
+	e.int(len(x))
+	for _, v := range x {
+		e.int(v)
+	}
+}
+
+func (e *encoder) div(t *divTracker) {
+	e.int(t.step)
+	e.int(t.n)
+	e.int(t.last.Step)
+	e.int(t.last.Index)
+	e.f64(t.last.DeltaU)
+	e.floats(t.from)
+	e.floats(t.g)
+}
+
+// sources appends the state of each random source, which must implement
+// encoding.BinaryMarshaler (math/rand/v2's PCG and ChaCha8 do).
+func (e *encoder) sources(who string, srcs ...any) error {
+	for _, s := range srcs {
+		m, ok := s.(encoding.BinaryMarshaler)
+		if !ok {
+			return errorf(ErrUnsupported, "%s: random source %T does not implement encoding.BinaryMarshaler", who, s)
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			return errorf(ErrCheckpoint, "%s: random source %T: %w", who, s, err)
+		}
+		e.int(len(b))
+		e.b = append(e.b, b...)
+	}
+	return nil
+}
+
+// decoder reads a payload's fields, checking each; the first failure
+// sticks in err and makes every later read a no-op.
+type decoder struct {
+	who string
+	b   []byte
+	off int
+	err error
+}
+
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = errorf(ErrCheckpoint, "%s: "+format, append([]any{d.who}, args...)...)
+	}
+}
+
+// take returns the next n bytes of field, or nil after a failure.
+func (d *decoder) take(field string, n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(d.b)-d.off {
+		d.fail("checkpoint ends inside %s (offset %d of a payload of %d bytes)", field, d.off, len(d.b))
+		return nil
+	}
+	b := d.b[d.off : d.off+n]
+	d.off += n
+	return b
+}
+
+func (d *decoder) u64(field string) uint64 {
+	b := d.take(field, 8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// int reads an integer in [lo, hi].
+func (d *decoder) int(field string, lo, hi int) int {
+	u := d.u64(field)
+	if d.err != nil {
+		return 0
+	}
+	v := int(u)
+	if u > math.MaxInt && lo >= 0 || v < lo || v > hi {
+		d.fail("%s = %d, want in [%d, %d]", field, v, lo, hi)
+		return 0
+	}
+	return v
+}
+
+// count reads a non-negative integer.
+func (d *decoder) count(field string) int { return d.int(field, 0, math.MaxInt) }
+
+// equal reads an integer that must equal want, a setting of the receiver.
+func (d *decoder) equal(field string, want int) {
+	u := d.u64(field)
+	if d.err == nil && u != uint64(want) {
+		d.fail("checkpoint has %s = %d, the receiver %d", field, int(u), want)
+	}
+}
+
+func (d *decoder) bool(field string) bool {
+	b := d.take(field, 1)
+	if b == nil {
+		return false
+	}
+	if b[0] > 1 {
+		d.fail("%s is the byte %d, want 0 or 1", field, b[0])
+	}
+	return b[0] == 1
+}
+
+const anyValue = -1 // a float constraint: none, not even finiteness
+
+func (d *decoder) f64(field string, c int) float64 {
+	v := math.Float64frombits(d.u64(field))
+	if d.err != nil {
+		return 0
+	}
+	switch {
+	case c == anyValue:
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		d.fail("%s = %v, want finite", field, v)
+	case c == nonNegative && v < 0:
+		d.fail("%s = %v, want ≥ 0", field, v)
+	case c == positive && v <= 0:
+		d.fail("%s = %v, want > 0", field, v)
+	}
+	return v
+}
+
+// length reads a slice length that must be n.
+func (d *decoder) length(field string, n int) bool {
+	u := d.u64(field + " length")
+	if d.err != nil {
+		return false
+	}
+	if u != uint64(n) {
+		d.fail("%s has length %d, want %d", field, u, n)
+		return false
+	}
+	return true
+}
+
+// floats reads a slice of n floats satisfying c (anyFinite, nonNegative,
+// positive or anyValue).
+func (d *decoder) floats(field string, n int, c int) []float64 {
+	if !d.length(field, n) {
+		return nil
+	}
+	if n > (len(d.b)-d.off)/8 {
+		d.fail("checkpoint ends inside %s (offset %d of a payload of %d bytes)", field, d.off, len(d.b))
+		return nil
+	}
+	x := make([]float64, n)
+	for i := range x {
+		v := math.Float64frombits(binary.LittleEndian.Uint64(d.b[d.off:]))
+		d.off += 8
+		switch {
+		case c == anyValue:
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			d.fail("%s[%d] = %v, want finite", field, i, v)
+		case c == nonNegative && v < 0:
+			d.fail("%s[%d] = %v, want ≥ 0", field, i, v)
+		case c == positive && v <= 0:
+			d.fail("%s[%d] = %v, want > 0", field, i, v)
+		}
+		x[i] = v
+	}
+	if d.err != nil {
+		return nil
+	}
+	return x
+}
+
+// ints reads a slice of n integers in [0, hi).
+func (d *decoder) ints(field string, n, hi int) []int {
+	if !d.length(field, n) {
+		return nil
+	}
+	if n > (len(d.b)-d.off)/8 {
+		d.fail("checkpoint ends inside %s (offset %d of a payload of %d bytes)", field, d.off, len(d.b))
+		return nil
+	}
+	x := make([]int, n)
+	for i := range x {
+		u := binary.LittleEndian.Uint64(d.b[d.off:])
+		d.off += 8
+		if u >= uint64(hi) {
+			d.fail("%s[%d] = %d, want in [0, %d)", field, i, u, hi)
+			return nil
+		}
+		x[i] = int(u)
+	}
+	return x
+}
+
+// perm reads a permutation of [0, n).
+func (d *decoder) perm(field string, n int) []int {
+	p := d.ints(field, n, n)
+	if p == nil {
+		return nil
+	}
+	seen := make([]bool, n)
+	for i, v := range p {
+		if seen[v] {
+			d.fail("%s is not a permutation: %d appears twice (again at %d)", field, v, i)
+			return nil
+		}
+		seen[v] = true
+	}
+	return p
+}
+
+// div reads a divergence tracker for dimension dim, at step count t.
+func (d *decoder) div(dim, t int) divTracker {
+	var tr divTracker
+	tr.step = d.int("pending divergence step", 0, t)
+	tr.n = d.int("divergence count", 0, math.MaxInt)
+	tr.last.Step = d.int("last divergence step", 0, t)
+	tr.last.Index = d.int("last divergence coordinate", -1, dim-1)
+	tr.last.DeltaU = d.f64("last divergence ΔU", anyValue)
+	tr.from = d.floats("pending divergence start", dim, anyFinite)
+	tr.g = d.floats("pending divergence gradient", dim, anyFinite)
+	return tr
+}
+
+// sources reads the states of k random sources.
+func (d *decoder) sources(k int) [][]byte {
+	out := make([][]byte, k)
+	for i := range out {
+		n := d.int("random source length", 0, ckptMaxSource)
+		out[i] = d.take("random source", n)
+	}
+	return out
+}
+
+// end fails unless the whole payload was read.
+func (d *decoder) end() error {
+	if d.err == nil && d.off != len(d.b) {
+		d.fail("%d stray bytes at the end of the payload", len(d.b)-d.off)
+	}
+	return d.err
+}
+
+// restoreSources sets each random source from its state, all or none: if
+// one fails, or does not marshal back to the same bytes, the sources
+// already set are put back and an error is returned.
+func restoreSources(who string, srcs []any, states [][]byte) error {
+	old := make([][]byte, len(srcs))
+	undo := func(k int) {
+		for j := range k {
+			_ = srcs[j].(encoding.BinaryUnmarshaler).UnmarshalBinary(old[j])
+		}
+	}
+	for i, s := range srcs {
+		u, ok := s.(encoding.BinaryUnmarshaler)
+		m, ok2 := s.(encoding.BinaryMarshaler)
+		if !ok || !ok2 {
+			undo(i)
+			return errorf(ErrUnsupported, "%s: random source %T does not implement encoding.BinaryMarshaler and BinaryUnmarshaler", who, s)
+		}
+		var err error
+		if old[i], err = m.MarshalBinary(); err != nil {
+			undo(i)
+			return errorf(ErrCheckpoint, "%s: random source %T: %w", who, s, err)
+		}
+		if err := u.UnmarshalBinary(states[i]); err != nil {
+			_ = u.UnmarshalBinary(old[i])
+			undo(i)
+			return errorf(ErrCheckpoint, "%s: random source %T: %w", who, s, err)
+		}
+		if now, err := m.MarshalBinary(); err != nil || !bytes.Equal(now, states[i]) {
+			_ = u.UnmarshalBinary(old[i])
+			undo(i)
+			return errorf(ErrCheckpoint, "%s: random source %T: state not in the form the source writes", who, s)
 		}
 	}
 	return nil
 }
 
-// MarshalBinary checkpoints the batch stream: the random source's state
-// and, without replacement, the permutation the batches are drawn from. The
-// source must implement encoding.BinaryMarshaler.
-func (b *Minibatch) MarshalBinary() ([]byte, error) {
-	m, ok := b.src.(encoding.BinaryMarshaler)
-	if !ok {
-		return nil, errorf(ErrUnsupported, "Minibatch.MarshalBinary: random source %T does not implement encoding.BinaryMarshaler", b.src)
+// Recipe.
+
+// kindName returns the Recipe's kind in checkpoints: its constructor's
+// name without "New" ("SGHMC"), or "Recipe" for NewRecipe.
+func (r *Recipe) kindName() string {
+	if r.kind == "" {
+		return "Recipe"
 	}
-	src, err := m.MarshalBinary()
-	if err != nil {
-		return nil, errorf(ErrCheckpoint, "Minibatch.MarshalBinary: %w", err)
+	return r.kind
+}
+
+// sources returns the random sources of the chain, in checkpoint order:
+// the chain's generator, then those of the blocks of a parallel step.
+func (r *Recipe) sources() []any {
+	srcs := []any{r.spec.Src}
+	if r.fz != nil {
+		srcs = r.fz.blk.sources(srcs)
 	}
-	out := binary.LittleEndian.AppendUint64(nil, uint64(len(b.perm)))
-	for _, p := range b.perm {
-		out = binary.LittleEndian.AppendUint64(out, uint64(p))
+	return srcs
+}
+
+// sources appends the block generators of a parallel step (none below
+// ParallelDim) to srcs.
+func (b *blockSet) sources(srcs []any) []any {
+	for k := range b.gens {
+		srcs = append(srcs, &b.gens[k])
 	}
-	return append(out, src...), nil
+	return srcs
+}
+
+// MarshalBinary checkpoints the chain: its kind (the constructor, e.g.
+// "SGHMC"; "Recipe" for NewRecipe), dim θ, the block sizes, the step
+// count, the state z, the divergence tracker and the random source's
+// state. The source must implement encoding.BinaryMarshaler, as
+// math/rand/v2's PCG and ChaCha8 do. A gradient with its own randomness (a
+// Minibatch) is checkpointed separately.
+//
+// Every sampler and every gradient or shape source with state of its own
+// (Recipe, PSGLD, HAMCMC, SCIR, SGRLDSimplex, Minibatch, CountMinibatch,
+// LBFGS) writes one versioned format:
+//
+//	"SGMC"             4 bytes, the magic
+//	version            1 byte, 1
+//	kind length, kind  1 byte, then the kind in ASCII ("SGHMC", "HAMCMC", …)
+//	dimension          8 bytes, little-endian
+//	payload length     8 bytes, little-endian
+//	payload            the kind's own fields, little-endian
+//	CRC-32C            4 bytes, Castagnoli, of everything before it
+//
+// The payload holds integers as 8 bytes, floats as their IEEE bits, slices
+// as a length followed by the elements, and each random source as a length
+// followed by its own MarshalBinary. Only primary state is stored; what
+// derives from it (a metric, ω, the L-BFGS products) is recomputed on
+// restore exactly as the sampler computed it.
+//
+// UnmarshalBinary checks, in this order, the magic, the version, the
+// length, the checksum, the kind, the dimension and then every field
+// (ranges, finiteness, permutations, the consistency of derived values),
+// before it changes anything: on any failure it returns an error wrapping
+// ErrCheckpoint that names the problem, and the receiver is left as it
+// was. A checkpoint that is accepted marshals back to the same bytes.
+func (r *Recipe) MarshalBinary() ([]byte, error) {
+	var e encoder
+	e.ints(r.spec.Blocks)
+	e.int(r.t)
+	e.floats(r.z)
+	e.div(&r.div)
+	if err := e.sources("Recipe.MarshalBinary", r.sources()...); err != nil {
+		return nil, err
+	}
+	return seal(r.kindName(), r.d, e.b), nil
 }
 
 // UnmarshalBinary restores a checkpoint written by MarshalBinary into a
-// Minibatch over the same model with the same size and replacement.
-func (b *Minibatch) UnmarshalBinary(data []byte) error {
-	u, ok := b.src.(encoding.BinaryUnmarshaler)
-	if !ok {
-		return errorf(ErrUnsupported, "Minibatch.UnmarshalBinary: random source %T does not implement encoding.BinaryUnmarshaler", b.src)
+// Recipe built by the same constructor with the same settings: the chain
+// then continues exactly as the checkpointed one would have. A checkpoint
+// of another kind or dimension, or a truncated or corrupted one, gives an
+// error wrapping ErrCheckpoint and leaves r as it was.
+func (r *Recipe) UnmarshalBinary(data []byte) error {
+	const who = "Recipe.UnmarshalBinary"
+	p, err := unseal(who, r.kindName(), r.d, data)
+	if err != nil {
+		return err
 	}
-	if len(data) < 8 {
-		return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: checkpoint too short")
-	}
-	n := binary.LittleEndian.Uint64(data)
-	if n != uint64(len(b.perm)) || uint64(len(data)) < 8+8*n {
-		return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: checkpoint of a permutation of length %d, minibatch has %d", n, len(b.perm))
-	}
-	perm := make([]int, n)
-	seen := make([]bool, n)
-	for i := range perm {
-		p := binary.LittleEndian.Uint64(data[8+8*i:])
-		if p >= n || seen[p] {
-			return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: checkpoint holds no valid permutation")
+	d := decoder{who: who, b: p}
+	if d.length("block sizes", len(r.spec.Blocks)) {
+		for i, b := range r.spec.Blocks {
+			d.equal("block size "+strconv.Itoa(i), b)
 		}
-		seen[p] = true
-		perm[i] = int(p)
 	}
-	if err := u.UnmarshalBinary(data[8+8*n:]); err != nil {
-		return errorf(ErrCheckpoint, "Minibatch.UnmarshalBinary: random source: %w", err)
+	t := d.count("step count")
+	z := d.floats("state", r.n, anyFinite)
+	div := d.div(r.d, t)
+	srcs := d.sources(len(r.sources()))
+	if err := d.end(); err != nil {
+		return err
+	}
+	if r.spec.Prepare != nil {
+		if err := r.spec.Prepare(z); err != nil {
+			// Put back what Prepare caches for the current state.
+			_ = r.spec.Prepare(r.z)
+			return errorf(ErrCheckpoint, "%s: Prepare fails at the checkpoint's state: %w", who, err)
+		}
+	}
+	if err := restoreSources(who, r.sources(), srcs); err != nil {
+		if r.spec.Prepare != nil {
+			_ = r.spec.Prepare(r.z)
+		}
+		return err
+	}
+	copy(r.z, z)
+	r.t = t
+	r.thVer++
+	r.gVer = -1
+	r.div.step, r.div.n, r.div.last = div.step, div.n, div.last
+	copy(r.div.from, div.from)
+	copy(r.div.g, div.g)
+	return nil
+}
+
+// Minibatch.
+
+// MarshalBinary checkpoints the batch stream in the package's checkpoint
+// format (described at Recipe.MarshalBinary): N, the batch size, the
+// replacement mode, the permutation the batches are drawn from, the last
+// batch and the random source's state. The source must implement
+// encoding.BinaryMarshaler.
+func (b *Minibatch) MarshalBinary() ([]byte, error) {
+	if !b.acquire() {
+		return nil, errShared
+	}
+	defer b.release()
+	var e encoder
+	e.int(b.model.Len())
+	e.int(b.n)
+	e.bool(b.replace)
+	e.ints(b.perm)
+	e.ints(b.idx)
+	if err := e.sources("Minibatch.MarshalBinary", b.src); err != nil {
+		return nil, err
+	}
+	return seal("Minibatch", b.model.Dim(), e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
+// Minibatch over the same model with the same size and replacement. On
+// error, which wraps ErrCheckpoint, b is left as it was.
+func (b *Minibatch) UnmarshalBinary(data []byte) error {
+	const who = "Minibatch.UnmarshalBinary"
+	p, err := unseal(who, "Minibatch", b.model.Dim(), data)
+	if err != nil {
+		return err
+	}
+	N := b.model.Len()
+	d := decoder{who: who, b: p}
+	d.equal("number of data items N", N)
+	d.equal("batch size", b.n)
+	if rep := d.bool("replacement"); d.err == nil && rep != b.replace {
+		d.fail("checkpoint drawn with replacement %v, the receiver %v", rep, b.replace)
+	}
+	var perm []int
+	if b.replace {
+		d.length("permutation", 0)
+	} else {
+		perm = d.perm("permutation", N)
+	}
+	idx := d.ints("last batch", b.n, N)
+	srcs := d.sources(1)
+	if err := d.end(); err != nil {
+		return err
+	}
+	if !b.acquire() {
+		return errShared
+	}
+	defer b.release()
+	if err := restoreSources(who, []any{b.src}, srcs); err != nil {
+		return err
 	}
 	copy(b.perm, perm)
+	copy(b.idx, idx)
+	return nil
+}
+
+// CountMinibatch.
+
+// MarshalBinary checkpoints the batch stream in the package's checkpoint
+// format (described at Recipe.MarshalBinary): N, the batch size, the
+// permutation, the last batch and the random source's state.
+func (b *CountMinibatch) MarshalBinary() ([]byte, error) {
+	var e encoder
+	e.int(b.data.Len())
+	e.int(b.n)
+	e.ints(b.perm)
+	e.ints(b.idx)
+	if err := e.sources("CountMinibatch.MarshalBinary", b.src); err != nil {
+		return nil, err
+	}
+	return seal("CountMinibatch", len(b.alpha), e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
+// CountMinibatch over the same data with the same α and batch size. On
+// error, which wraps ErrCheckpoint, b is left as it was.
+func (b *CountMinibatch) UnmarshalBinary(data []byte) error {
+	const who = "CountMinibatch.UnmarshalBinary"
+	p, err := unseal(who, "CountMinibatch", len(b.alpha), data)
+	if err != nil {
+		return err
+	}
+	N := b.data.Len()
+	d := decoder{who: who, b: p}
+	d.equal("number of data items N", N)
+	d.equal("batch size", b.n)
+	var perm, idx []int
+	if b.full != nil {
+		d.length("permutation", 0)
+		idx = d.ints("last batch", b.n, N)
+		for i, v := range idx {
+			if d.err == nil && v != i {
+				d.fail("last batch[%d] = %d; a batch of all N items is 0, 1, …, N−1", i, v)
+			}
+		}
+	} else {
+		perm = d.perm("permutation", N)
+		idx = d.ints("last batch", b.n, N)
+	}
+	srcs := d.sources(1)
+	if err := d.end(); err != nil {
+		return err
+	}
+	if err := restoreSources(who, []any{b.src}, srcs); err != nil {
+		return err
+	}
+	copy(b.perm, perm)
+	copy(b.idx, idx)
+	return nil
+}
+
+// PSGLD.
+
+func (p *PSGLD) sources() []any { return p.blk.sources([]any{p.src}) }
+
+// MarshalBinary checkpoints the chain in the package's checkpoint format
+// (described at Recipe.MarshalBinary): the step count, θ, the RMSprop
+// accumulator v, the divergence tracker and the random source's state.
+func (p *PSGLD) MarshalBinary() ([]byte, error) {
+	var e encoder
+	e.int(p.t)
+	e.floats(p.theta)
+	e.floats(p.v)
+	e.div(&p.div)
+	if err := e.sources("PSGLD.MarshalBinary", p.sources()...); err != nil {
+		return nil, err
+	}
+	return seal("PSGLD", p.d, e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
+// PSGLD built with the same settings. On error, which wraps
+// ErrCheckpoint, p is left as it was.
+func (p *PSGLD) UnmarshalBinary(data []byte) error {
+	const who = "PSGLD.UnmarshalBinary"
+	pl, err := unseal(who, "PSGLD", p.d, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: pl}
+	t := d.count("step count")
+	theta := d.floats("θ", p.d, anyFinite)
+	v := d.floats("accumulator v", p.d, nonNegative)
+	div := d.div(p.d, t)
+	srcs := d.sources(len(p.sources()))
+	if err := d.end(); err != nil {
+		return err
+	}
+	if err := restoreSources(who, p.sources(), srcs); err != nil {
+		return err
+	}
+	p.t = t
+	copy(p.theta, theta)
+	copy(p.v, v)
+	p.div.step, p.div.n, p.div.last = div.step, div.n, div.last
+	copy(p.div.from, div.from)
+	copy(p.div.g, div.g)
+	return nil
+}
+
+// LBFGS.
+
+func (l *LBFGS) encode(e *encoder) {
+	e.int(l.dim)
+	e.int(l.mem)
+	e.f64(l.gamma)
+	e.f64(l.lambda)
+	e.f64(l.MinCurvature)
+	e.f64(l.MinScaledCurvature)
+	e.int(l.next)
+	e.int(l.n)
+	for k := range l.mem {
+		e.bool(l.have[k])
+		e.floats(l.s[k])
+		e.floats(l.y[k])
+	}
+	e.int(l.stats.Accepted)
+	e.int(l.stats.Rejected)
+	e.int(l.stats.Dropped)
+}
+
+// decodeLBFGS reads an L-BFGS memory of the same size and settings as
+// like, rebuilds its products and returns it; nil after a failure.
+func decodeLBFGS(d *decoder, like *LBFGS) *LBFGS {
+	d.equal("L-BFGS dimension", like.dim)
+	d.equal("L-BFGS memory", like.mem)
+	if d.err != nil {
+		return nil
+	}
+	if g := d.f64("L-BFGS γ", anyValue); d.err == nil && math.Float64bits(g) != math.Float64bits(like.gamma) {
+		d.fail("checkpoint has L-BFGS γ = %v, the receiver %v", g, like.gamma)
+	}
+	if lam := d.f64("L-BFGS λ", anyValue); d.err == nil && math.Float64bits(lam) != math.Float64bits(like.lambda) {
+		d.fail("checkpoint has L-BFGS λ = %v, the receiver %v", lam, like.lambda)
+	}
+	l, err := NewLBFGS(like.dim, like.mem, like.gamma, like.lambda)
+	if err != nil {
+		d.fail("%v", err)
+		return nil
+	}
+	l.MinCurvature = d.f64("L-BFGS MinCurvature", nonNegative)
+	l.MinScaledCurvature = d.f64("L-BFGS MinScaledCurvature", nonNegative)
+	l.next = d.int("L-BFGS next slot", 0, l.mem-1)
+	l.n = d.int("L-BFGS pair count", 0, l.mem)
+	if d.err == nil && l.n < l.mem && l.next != l.n {
+		d.fail("L-BFGS window of %d pairs with next slot %d, want %d", l.n, l.next, l.n)
+	}
+	for k := range l.mem {
+		l.have[k] = d.bool("L-BFGS slot in use")
+		s := d.floats("L-BFGS s", l.dim, anyFinite)
+		y := d.floats("L-BFGS y", l.dim, anyFinite)
+		if d.err != nil {
+			return nil
+		}
+		copy(l.s[k], s)
+		copy(l.y[k], y)
+		if l.have[k] && k >= l.n {
+			d.fail("L-BFGS slot %d in use beyond the %d pairs pushed", k, l.n)
+			return nil
+		}
+		if l.have[k] {
+			// ρ = 1/sᵀy, summed in Push's order.
+			var sy float64
+			for i, si := range s {
+				sy += si * y[i]
+			}
+			if !(sy > 0) || math.IsInf(sy, 0) {
+				d.fail("L-BFGS pair %d has curvature sᵀy = %v, want positive and finite", k, sy)
+				return nil
+			}
+			l.rho[k] = 1 / sy
+		}
+	}
+	l.stats.Accepted = d.count("L-BFGS accepted pairs")
+	l.stats.Rejected = d.count("L-BFGS rejected pairs")
+	l.stats.Dropped = d.count("L-BFGS dropped pairs")
+	if d.err != nil {
+		return nil
+	}
+	st := l.stats
+	l.build()
+	if l.stats != st {
+		d.fail("L-BFGS memory inconsistent: a pair in use is not positive definite in the product form")
+		return nil
+	}
+	return l
+}
+
+// MarshalBinary checkpoints the approximation in the package's checkpoint
+// format (described at Recipe.MarshalBinary): its size and settings, the
+// window of pairs (s, y) as damped by Push, and the statistics. The products
+// are rebuilt on restore.
+func (l *LBFGS) MarshalBinary() ([]byte, error) {
+	var e encoder
+	l.encode(&e)
+	return seal("LBFGS", l.dim, e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into an
+// LBFGS of the same dimension, memory, γ and λ. On error, which wraps
+// ErrCheckpoint, l is left as it was.
+func (l *LBFGS) UnmarshalBinary(data []byte) error {
+	const who = "LBFGS.UnmarshalBinary"
+	p, err := unseal(who, "LBFGS", l.dim, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: p}
+	nl := decodeLBFGS(&d, l)
+	if err := d.end(); err != nil {
+		return err
+	}
+	*l = *nl
+	return nil
+}
+
+// HAMCMC.
+
+func (h *HAMCMC) sources() []any { return []any{h.src} }
+
+// MarshalBinary checkpoints the chain in the package's checkpoint format
+// (described at Recipe.MarshalBinary): M, the lag, whether it warms up, the
+// index t of the newest sample, the last M samples, the step statistics, the
+// L-BFGS memory of curvature pairs, the divergence tracker and the random
+// source's state. A gradient with its own randomness (a Minibatch) is
+// checkpointed separately.
+func (h *HAMCMC) MarshalBinary() ([]byte, error) {
+	var e encoder
+	e.int(h.m)
+	e.int(h.lag)
+	e.bool(h.warm)
+	e.int(h.t)
+	for _, x := range h.hist {
+		e.floats(x)
+	}
+	e.int(h.stats.Steps)
+	e.int(h.stats.WarmupSteps)
+	e.int(h.stats.IdentitySteps)
+	h.lb.encode(&e)
+	e.div(&h.div)
+	if err := e.sources("HAMCMC.MarshalBinary", h.sources()...); err != nil {
+		return nil, err
+	}
+	return seal("HAMCMC", h.d, e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
+// HAMCMC built with the same settings (M, γ, λ, Naive). On error, which
+// wraps ErrCheckpoint, h is left as it was.
+func (h *HAMCMC) UnmarshalBinary(data []byte) error {
+	const who = "HAMCMC.UnmarshalBinary"
+	p, err := unseal(who, "HAMCMC", h.d, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: p}
+	d.equal("memory M", h.m)
+	d.equal("lag (1 for the naïve sampler, M otherwise)", h.lag)
+	warm := d.bool("warm-up flag")
+	t := d.count("sample index t")
+	if d.err == nil && !warm && t < 2*h.m {
+		d.fail("a chain started from Init has t ≥ 2M = %d, the checkpoint t = %d", 2*h.m, t)
+	}
+	hist := make([][]float64, h.m)
+	for k := range hist {
+		hist[k] = d.floats("sample history", h.d, anyFinite)
+	}
+	var st HAMCMCStats
+	st.Steps = d.int("steps", 0, t)
+	st.WarmupSteps = d.int("warm-up steps", 0, st.Steps)
+	st.IdentitySteps = d.int("identity steps", 0, st.Steps)
+	lb := decodeLBFGS(&d, h.lb)
+	div := d.div(h.d, t)
+	srcs := d.sources(len(h.sources()))
+	if err := d.end(); err != nil {
+		return err
+	}
+	if err := restoreSources(who, h.sources(), srcs); err != nil {
+		return err
+	}
+	h.warm, h.t = warm, t
+	for k, x := range hist {
+		copy(h.hist[k], x)
+	}
+	*h.lb = *lb
+	lst := h.lb.Stats()
+	st.PairsAccepted, st.PairsRejected = lst.Accepted, lst.Rejected
+	st.PairsInUse = h.lb.Len()
+	st.SameBatch = h.bg.same
+	h.stats = st
+	h.div.step, h.div.n, h.div.last = div.step, div.n, div.last
+	copy(h.div.from, div.from)
+	copy(h.div.g, div.g)
+	return nil
+}
+
+// SCIR.
+
+func (s *SCIR) sources() []any { return s.blk.sources([]any{s.src}) }
+
+// MarshalBinary checkpoints the chain in the package's checkpoint format
+// (described at Recipe.MarshalBinary): the simplex block length, the step
+// count, θ, log θ and the random source's state. A shape estimator with its
+// own randomness (a CountMinibatch) is checkpointed separately.
+func (s *SCIR) MarshalBinary() ([]byte, error) {
+	var e encoder
+	e.int(s.block)
+	e.int(s.t)
+	e.floats(s.theta)
+	e.floats(s.logTheta)
+	if err := e.sources("SCIR.MarshalBinary", s.sources()...); err != nil {
+		return nil, err
+	}
+	return seal("SCIR", s.d, e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into an
+// SCIR built with the same settings. On error, which wraps ErrCheckpoint,
+// s is left as it was.
+func (s *SCIR) UnmarshalBinary(data []byte) error {
+	const who = "SCIR.UnmarshalBinary"
+	p, err := unseal(who, "SCIR", s.d, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: p}
+	d.equal("simplex block length", s.block)
+	t := d.count("step count")
+	theta := d.floats("θ", s.d, nonNegative)
+	logTheta := d.floats("log θ", s.d, anyValue)
+	srcs := d.sources(len(s.sources()))
+	if err := d.end(); err != nil {
+		return err
+	}
+	// log θ must be log of θ: close to it where θ is a normal float,
+	// below the normal range where it is subnormal or zero.
+	const (
+		logMinNormal = -708.3964185322641 // log 2^−1022
+		logMinSub    = -744.4400719213812 // log 2^−1074
+	)
+	for j, l := range logTheta {
+		th := theta[j]
+		var ok bool
+		switch {
+		case math.IsNaN(l) || math.IsInf(l, 1):
+		case th >= 0x1p-1022:
+			lt := math.Log(th)
+			ok = math.Abs(l-lt) <= 1e-9*(1+math.Abs(lt))
+		case th > 0:
+			lt := math.Log(th)
+			ok = l <= logMinNormal+1e-9 && l >= lt-1 && l <= lt+1
+		default:
+			ok = l <= logMinSub
+		}
+		if !ok {
+			return errorf(ErrCheckpoint, "%s: log θ[%d] = %v does not match θ[%d] = %v", who, j, l, j, th)
+		}
+	}
+	if s.block > 0 {
+		for lo := 0; lo < s.d; lo += s.block {
+			m := math.Inf(-1)
+			for _, l := range logTheta[lo : lo+s.block] {
+				m = max(m, l)
+			}
+			if math.IsInf(m, -1) {
+				return errorf(ErrCheckpoint, "%s: θ is zero on the whole simplex block at %d", who, lo)
+			}
+		}
+	}
+	if err := restoreSources(who, s.sources(), srcs); err != nil {
+		return err
+	}
+	s.t = t
+	copy(s.theta, theta)
+	copy(s.logTheta, logTheta)
+	if s.omega != nil {
+		for k := range s.logSum {
+			lo, hi := k*s.block, (k+1)*s.block
+			s.logSum[k] = normalizeSimplexBlock(s.omega[lo:hi], s.theta[lo:hi], s.logTheta[lo:hi])
+		}
+	}
+	return nil
+}
+
+// SGRLDSimplex.
+
+func (g *SGRLDSimplex) sources() []any { return []any{g.src} }
+
+// MarshalBinary checkpoints the chain in the package's checkpoint format
+// (described at Recipe.MarshalBinary): the simplex block length, the step
+// count, θ and the random source's state.
+func (g *SGRLDSimplex) MarshalBinary() ([]byte, error) {
+	var e encoder
+	e.int(g.block)
+	e.int(g.t)
+	e.floats(g.theta)
+	if err := e.sources("SGRLDSimplex.MarshalBinary", g.sources()...); err != nil {
+		return nil, err
+	}
+	return seal("SGRLDSimplex", g.d, e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into an
+// SGRLDSimplex built with the same settings. On error, which wraps
+// ErrCheckpoint, g is left as it was.
+func (g *SGRLDSimplex) UnmarshalBinary(data []byte) error {
+	const who = "SGRLDSimplex.UnmarshalBinary"
+	p, err := unseal(who, "SGRLDSimplex", g.d, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: p}
+	d.equal("simplex block length", g.block)
+	t := d.count("step count")
+	theta := d.floats("θ", g.d, nonNegative)
+	srcs := d.sources(len(g.sources()))
+	if err := d.end(); err != nil {
+		return err
+	}
+	if g.block > 0 {
+		for lo := 0; lo < g.d; lo += g.block {
+			var sum float64
+			for _, v := range theta[lo : lo+g.block] {
+				sum += v
+			}
+			if !(sum > 0) || math.IsInf(sum, 0) {
+				return errorf(ErrCheckpoint, "%s: θ sums to %v on the simplex block at %d, want positive and finite", who, sum, lo)
+			}
+		}
+	}
+	if err := restoreSources(who, g.sources(), srcs); err != nil {
+		return err
+	}
+	g.t = t
+	copy(g.theta, theta)
+	if g.omega != nil {
+		g.normalize(g.theta)
+	}
 	return nil
 }

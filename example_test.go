@@ -121,5 +121,5 @@ func ExampleRun() {
 	chain.WeightedMean(w)
 	fmt.Printf("step-weighted mean %.1f over %d steps\n", w[0], chain.Steps)
 	// Output:
-	// step-weighted mean 2.0 over 101000 steps
+	// step-weighted mean 2.1 over 101000 steps
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // batchGrad evaluates a Gradient on one batch at a time when it implements
@@ -147,7 +149,7 @@ type HAMCMC struct {
 	gamma  float64
 	warm   bool // the first 2M steps are SGLD warm-up
 	lb     *LBFGS
-	rng    *rand.Rand
+	src    *rng.Normal // the chain's generator, seeded from the constructor's source
 	hist   [][]float64 // θ_k at hist[k mod M], k = t−M+1 … t
 	t      int         // index of the newest sample
 	g0, g1 []float64
@@ -173,14 +175,16 @@ var _ Sampler = (*HAMCMC)(nil)
 // that provides θ_0 … θ_2M; those from t = M+2 on also record their
 // curvature pairs, at two extra gradient evaluations each), or from the
 // 2M+1 samples in s.Init, with theta0 nil. s may be nil for the defaults.
+// src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from.
 func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettings) (*HAMCMC, error) {
 	if s == nil {
 		s = &HAMCMCSettings{}
 	}
-	if grad == nil {
+	if isNil(grad) {
 		return nil, errorf(ErrNil, "NewHAMCMC: nil gradient")
 	}
-	if src == nil {
+	if isNil(src) {
 		return nil, errorf(ErrNil, "NewHAMCMC: nil random source")
 	}
 	m := s.M
@@ -229,6 +233,9 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	if d == 0 {
 		return nil, errorf(ErrDimension, "NewHAMCMC: empty initial state")
 	}
+	if err := checkGrad("NewHAMCMC", grad, d); err != nil {
+		return nil, err
+	}
 	lb, err := NewLBFGS(d, m-1, gamma, s.Lambda)
 	if err != nil {
 		return nil, errorf(nil, "NewHAMCMC: %w", err)
@@ -236,9 +243,9 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	lb.MinCurvature = s.MinCurvature
 	lb.MinScaledCurvature = s.MinPairCurvature
 	h := &HAMCMC{bg: newBatchGrad(grad), d: d, m: m, div: newDivTracker(d), lag: m, gamma: gamma, lb: lb,
-		rng: rand.New(src), hist: make([][]float64, m),
-		g0: make([]float64, d), g1: make([]float64, d), xi: make([]float64, d),
+		hist: make([][]float64, m), g0: make([]float64, d), g1: make([]float64, d), xi: make([]float64, d),
 		z: make([]float64, d), next: make([]float64, d), sv: make([]float64, d), yv: make([]float64, d)}
+	h.src, _ = rng.NewNormalFrom(src) // src is not nil
 	if s.Naive {
 		h.lag = 1
 	}
@@ -303,27 +310,38 @@ func (h *HAMCMC) Position() []float64 { return h.hist[h.t%h.m] }
 func (h *HAMCMC) Stats() HAMCMCStats { return h.stats }
 
 // Step generates the next sample with step size eps. On error the chain is
-// left as it was (the random streams have advanced).
+// left exactly as it was, its generator included (a minibatch gradient's
+// own stream has advanced).
 func (h *HAMCMC) Step(eps float64) error {
 	t := h.t + 1
 	if err := checkStepSize(eps, t); err != nil {
 		return err
 	}
+	save := *h.src
+	var err error
 	if h.warm && t <= 2*h.m {
-		return h.warmup(eps, t)
+		err = h.warmup(eps, t)
+	} else {
+		err = h.step(eps, t)
 	}
+	if err != nil {
+		*h.src = save
+	}
+	return err
+}
+
+// step is a HAMCMC step after the warm-up.
+func (h *HAMCMC) step(eps float64, t int) error {
 	identity := h.lb.Len() == 0
 	base := h.hist[(t-h.lag)%h.m]
 	h.bg.newBatch()
 	h.bg.grad(h.g0, base)
-	if err := checkFinite(h.g0, t, "non-finite gradient"); err != nil {
+	if err := checkGradValue(h.bg.g, h.g0, t); err != nil {
 		return err
 	}
 	// The lengths are the sampler's own, so the products cannot fail.
 	_ = h.lb.MulH(h.xi, h.g0)
-	for i := range h.z {
-		h.z[i] = h.rng.NormFloat64()
-	}
+	h.src.Fill(h.z)
 	_ = h.lb.MulS(h.z, h.z)
 	sq := math.Sqrt(2 * eps)
 	for i, b := range base {
@@ -333,7 +351,7 @@ func (h *HAMCMC) Step(eps float64) error {
 		return err
 	}
 	h.bg.grad(h.g1, h.next)
-	if err := checkFinite(h.g1, t, "non-finite gradient"); err != nil {
+	if err := checkGradValue(h.bg.g, h.g1, t); err != nil {
 		return err
 	}
 	h.div.judge(t, base, h.next, h.g0, h.g1)
@@ -351,12 +369,13 @@ func (h *HAMCMC) warmup(eps float64, t int) error {
 	cur := h.hist[(t-1)%h.m]
 	h.bg.newBatch()
 	h.bg.grad(h.g0, cur)
-	if err := checkFinite(h.g0, t, "non-finite gradient"); err != nil {
+	if err := checkGradValue(h.bg.g, h.g0, t); err != nil {
 		return err
 	}
 	sq := math.Sqrt(2 * eps * h.gamma)
+	h.src.Fill(h.z)
 	for i, c := range cur {
-		h.next[i] = c - eps*h.gamma*h.g0[i] + sq*h.rng.NormFloat64()
+		h.next[i] = c - eps*h.gamma*h.g0[i] + sq*h.z[i]
 	}
 	if err := checkFinite(h.next, t, "state became non-finite (step size too large?)"); err != nil {
 		return err
@@ -364,12 +383,12 @@ func (h *HAMCMC) warmup(eps float64, t int) error {
 	if t >= h.m+2 {
 		base := h.hist[(t-h.lag)%h.m]
 		h.bg.grad(h.g1, h.next)
-		if err := checkFinite(h.g1, t, "non-finite gradient"); err != nil {
+		if err := checkGradValue(h.bg.g, h.g1, t); err != nil {
 			return err
 		}
 		if h.lag != 1 {
 			h.bg.grad(h.g0, base)
-			if err := checkFinite(h.g0, t, "non-finite gradient"); err != nil {
+			if err := checkGradValue(h.bg.g, h.g0, t); err != nil {
 				return err
 			}
 		}

@@ -156,7 +156,7 @@ func hamBatchMeans(x []float64, nb int) (mean, se, ess float64) {
 type hamRef struct {
 	t             *testing.T
 	q             *hamNoisyQuad
-	rng           *rand.Rand
+	rng           refNormals
 	d, m, lag     int
 	gamma, lambda float64
 	th            [][]float64
@@ -165,7 +165,7 @@ type hamRef struct {
 }
 
 func newHamRef(t *testing.T, q *hamNoisyQuad, init [][]float64, m int, gamma, lambda float64, naive bool, src rand.Source) *hamRef {
-	r := &hamRef{t: t, q: q, rng: rand.New(src), d: len(init[0]), m: m, lag: m, gamma: gamma, lambda: lambda,
+	r := &hamRef{t: t, q: q, rng: refGenFrom(src), d: len(init[0]), m: m, lag: m, gamma: gamma, lambda: lambda,
 		pairs: map[int][2][]float64{}}
 	if naive {
 		r.lag = 1
@@ -353,7 +353,7 @@ func TestHAMCMCMatchesReference(t *testing.T) {
 			}
 			// The sampler's own random stream starts afresh: skip the
 			// reference's warm-up normals instead.
-			ref2.rng = rand.New(rand.NewPCG(2, 3))
+			ref2.rng = refGen(2, 3)
 			ref2.lockstep(hi, sched, 2*c.m+1, steps)
 		})
 	}
@@ -535,7 +535,7 @@ func TestHAMCMCDegradesToSGLD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(8, 8))
+	rng := refGen(8, 8)
 	th := [][]float64{{0, 0, 0}}
 	for k := 1; k <= steps; k++ {
 		from := th[k-1]

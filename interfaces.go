@@ -5,16 +5,18 @@
 package sgmcmc
 
 import (
-	"math/rand/v2"
-
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // Sampler is a Markov chain over θ that advances one step at a time.
 //
 // Every sampler in this package implements it: the Recipe-based samplers
-// (SGLD, SGHMC, SGNHT, SGRLD, gSGRHMC), SCIR and HAMCMC. A Sampler owns its
-// state and its random stream; Step allocates nothing.
+// (SGLD, SGHMC, SGNHT, SGRLD, gSGRHMC), pSGLD, SCIR and HAMCMC. A Sampler
+// owns its state and its random stream, an *rng.Normal seeded once, at
+// construction, from the rand.Source its constructor is given; Step
+// allocates nothing.
 type Sampler interface {
 	// Dim returns the dimension d of θ.
 	Dim() int
@@ -23,7 +25,10 @@ type Sampler interface {
 	// modified.
 	Position() []float64
 	// Step advances the chain by one step of size eps > 0. If it returns an
-	// error the state is left as it was before the call.
+	// error the sampler is left exactly as it was before the call, its
+	// random stream and divergence count included, so that a retry with a
+	// smaller step draws the same noise as a fresh run would. (A gradient
+	// with randomness of its own, such as a Minibatch, has moved on.)
 	Step(eps float64) error
 }
 
@@ -203,10 +208,13 @@ type Operator interface {
 type Diffusion interface {
 	Operator
 	// Noise writes a draw of N(0, eps·(2D(z) − eps·diag(b))) into dst, using
-	// standard normals from rng; b may be nil, meaning zero. A coordinate
-	// with zero variance draws no normal. If 2D − eps·diag(b) is not
-	// positive semidefinite it returns a *NotPSDError.
-	Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error
+	// standard normals from g, the chain's generator; b may be nil, meaning
+	// zero. The package's diagonal diffusions take one normal per
+	// coordinate, in order (a zero-variance coordinate gets zero noise), so
+	// that they can fill a block of normals at once. If 2D − eps·diag(b) is
+	// not positive semidefinite it returns a *NotPSDError; the Recipe then
+	// rewinds g, so a failed draw leaves no trace in the stream.
+	Noise(dst, z []float64, eps float64, b []float64, g *rng.Normal) error
 }
 
 // DivergenceCounter is the capability of a Sampler to detect divergent

@@ -37,8 +37,9 @@ import (
 // pairs are in the window depends only on when they were offered; HAMCMC
 // relies on this. With no usable pair, H = γI.
 //
-// An LBFGS allocates only in NewLBFGS. Its methods panic if a vector's
-// length is not Dim.
+// An LBFGS allocates only in NewLBFGS and UnmarshalBinary. Its methods
+// return an error wrapping ErrDimension if a vector's length is not Dim.
+// It is not safe for concurrent use.
 type LBFGS struct {
 	// MinCurvature is the rejection threshold: a pair is used only if
 	// sᵀy > MinCurvature·‖s‖‖y‖ after damping, that is, if the cosine of

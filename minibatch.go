@@ -5,7 +5,9 @@
 package sgmcmc
 
 import (
+	"math"
 	"math/rand/v2"
+	"sync/atomic"
 )
 
 // Minibatch is the stochastic gradient of a Model on random minibatches:
@@ -21,8 +23,22 @@ import (
 // Ahn et al. 2012, doc/equations.md §7.2): V̂ = (N²/n) · var_i(g_i), times the
 // finite-population correction (1 − n/N) for batches drawn without
 // replacement (without it V̂ overestimates the noise by N/(N − n), and B̂
-// over-corrects), available through NoiseVar. That costs O(n·d) per call
-// and needs n ≥ 2.
+// over-corrects), available through NoiseVar. The variance is accumulated
+// by Welford's update, which stays accurate when the per-datum gradients
+// are large and nearly equal (far from the mode). That costs O(n·d) per
+// call and needs n ≥ 2.
+//
+// Concurrency: a Minibatch is not safe for concurrent use. It owns its
+// batch, its random stream and its buffers, so each chain needs its own;
+// RunChains hands every chain its own random source to build one from.
+// Calls that overlap in time (two chains sharing one Minibatch) are
+// detected at the cost of two atomic operations per call: the Minibatch
+// then refuses to compute, now and for good, writing NaN into every later
+// gradient, and the sampler's step fails with a *StepError wrapping
+// ErrUnsupported that says so (GradOn returns that error directly).
+// Detection is best effort: calls that merely interleave without
+// overlapping go unnoticed but make the chains share one stream of
+// batches, so the results depend on scheduling.
 type Minibatch struct {
 	// Noise enables the estimate of V̂. Set it before the first call to Grad.
 	Noise bool
@@ -35,18 +51,24 @@ type Minibatch struct {
 	perm    []int
 	idx     []int
 
+	busy   atomic.Bool // a call is under way
+	shared atomic.Bool // two calls overlapped: refuse from now on
+
 	// noise estimation buffers, allocated on first use
-	gi, sum, sumsq, v []float64
+	gi, mean, m2, v []float64
 }
 
 // NewMinibatch returns a Minibatch of size n over m, drawing indices from
 // src. With replace false each batch has n distinct items.
 func NewMinibatch(m Model, n int, replace bool, src rand.Source) (*Minibatch, error) {
-	if m == nil {
+	if isNil(m) {
 		return nil, errorf(ErrNil, "NewMinibatch: nil model")
 	}
-	if src == nil {
+	if isNil(src) {
 		return nil, errorf(ErrNil, "NewMinibatch: nil random source")
+	}
+	if d := m.Dim(); d <= 0 {
+		return nil, errorf(ErrDimension, "NewMinibatch: model has dimension %d", d)
 	}
 	N := m.Len()
 	if N <= 0 {
@@ -65,6 +87,43 @@ func NewMinibatch(m Model, n int, replace bool, src rand.Source) (*Minibatch, er
 	return b, nil
 }
 
+// errShared is the fault of a Minibatch caught in use by two goroutines.
+var errShared = errorf(ErrUnsupported, "Minibatch used by two goroutines at once: every chain needs its own Minibatch (build it in RunChains' newSampler from the chain's source)")
+
+// acquire marks a call under way. It reports false, and poisons the
+// Minibatch, if another call is under way or one was caught before.
+func (b *Minibatch) acquire() bool {
+	if !b.busy.CompareAndSwap(false, true) {
+		b.shared.Store(true)
+		return false
+	}
+	if b.shared.Load() {
+		b.busy.Store(false)
+		return false
+	}
+	return true
+}
+
+func (b *Minibatch) release() { b.busy.Store(false) }
+
+// fault reports errShared once two calls have overlapped (faulter).
+func (b *Minibatch) fault() error {
+	if b.shared.Load() {
+		return errShared
+	}
+	return nil
+}
+
+func fillNaN(x []float64) {
+	for i := range x {
+		x[i] = math.NaN()
+	}
+}
+
+// Dim returns the dimension of θ, the model's Dim. Sampler constructors
+// check it against len(theta0).
+func (b *Minibatch) Dim() int { return b.model.Dim() }
+
 // Size returns the batch size n.
 func (b *Minibatch) Size() int { return b.n }
 
@@ -74,12 +133,20 @@ func (b *Minibatch) Indices() []int { return b.idx }
 // Draw draws a new batch of indices and returns it (read only). Grad calls it;
 // call it directly to evaluate something else on the same batch.
 func (b *Minibatch) Draw() []int {
+	if b.acquire() {
+		b.draw()
+		b.release()
+	}
+	return b.idx
+}
+
+func (b *Minibatch) draw() {
 	N := b.model.Len()
 	if b.replace {
 		for k := range b.idx {
 			b.idx[k] = b.rng.IntN(N)
 		}
-		return b.idx
+		return
 	}
 	// Partial Fisher–Yates over a persistent permutation: O(n) per batch,
 	// and uniform over n-subsets whatever order perm was left in.
@@ -88,18 +155,48 @@ func (b *Minibatch) Draw() []int {
 		b.perm[k], b.perm[j] = b.perm[j], b.perm[k]
 		b.idx[k] = b.perm[k]
 	}
-	return b.idx
 }
 
-// Grad draws a new minibatch and writes ∇Ũ(θ) into dst.
+// Grad draws a new minibatch and writes ∇Ũ(θ) into dst. dst and theta
+// have length Dim (the samplers check it at construction).
 func (b *Minibatch) Grad(dst, theta []float64) {
-	b.Draw()
-	b.GradOn(dst, theta, b.idx)
+	if !b.acquire() {
+		fillNaN(dst)
+		return
+	}
+	b.draw()
+	b.gradOn(dst, theta, b.idx)
+	b.release()
 }
 
 // GradOn writes ∇Ũ(θ) computed on the given indices into dst, with the
-// scaling N/len(idx). It does not draw a batch.
-func (b *Minibatch) GradOn(dst, theta []float64, idx []int) {
+// scaling N/len(idx). It does not draw a batch. It returns an error, and
+// writes nothing, if dst or theta is not of length Dim, idx is empty, or an
+// index is outside [0, N); or if the Minibatch is in use by another
+// goroutine.
+func (b *Minibatch) GradOn(dst, theta []float64, idx []int) error {
+	d, N := b.model.Dim(), b.model.Len()
+	if len(dst) != d || len(theta) != d {
+		return errorf(ErrDimension, "Minibatch.GradOn: len(dst) = %d, len(theta) = %d, want the model's dimension %d", len(dst), len(theta), d)
+	}
+	if len(idx) == 0 {
+		return errorf(ErrRange, "Minibatch.GradOn: no indices")
+	}
+	for k, i := range idx {
+		if uint(i) >= uint(N) {
+			return errorf(ErrRange, "Minibatch.GradOn: idx[%d] = %d not in [0, %d)", k, i, N)
+		}
+	}
+	if !b.acquire() {
+		return errShared
+	}
+	b.gradOn(dst, theta, idx)
+	b.release()
+	return nil
+}
+
+// gradOn is GradOn on valid arguments.
+func (b *Minibatch) gradOn(dst, theta []float64, idx []int) {
 	clear(dst)
 	m := b.model
 	m.LogPriorGrad(dst, theta)
@@ -123,22 +220,23 @@ func (b *Minibatch) gradNoise(dst, theta []float64, idx []int, scale float64) {
 	d := len(dst)
 	if len(b.gi) != d {
 		b.gi = make([]float64, d)
-		b.sum = make([]float64, d)
-		b.sumsq = make([]float64, d)
+		b.mean = make([]float64, d)
+		b.m2 = make([]float64, d)
 		b.v = make([]float64, d)
 	}
-	for j := range d {
-		b.sum[j], b.sumsq[j] = 0, 0
-	}
+	clear(b.mean)
+	clear(b.m2)
 	m := b.model
-	for _, i := range idx {
-		for j := range d {
-			b.gi[j] = 0
-		}
+	// Welford's update of the mean and of the sum of squared deviations M2
+	// of the per-datum gradients: no cancellation between Σg² and n·ḡ².
+	for k, i := range idx {
+		clear(b.gi)
 		m.LogLikGrad(b.gi, theta, i, 1)
+		w := 1 / float64(k+1)
 		for j, g := range b.gi {
-			b.sum[j] += g
-			b.sumsq[j] += g * g
+			dev := g - b.mean[j]
+			b.mean[j] += dev * w
+			b.m2[j] += dev * (g - b.mean[j])
 			dst[j] += scale * g
 		}
 	}
@@ -155,9 +253,7 @@ func (b *Minibatch) gradNoise(dst, theta []float64, idx []int, scale float64) {
 			b.v[j] = 0
 			continue
 		}
-		mean := b.sum[j] / n
-		s2 := (b.sumsq[j] - n*mean*mean) / (n - 1)
-		b.v[j] = max(c*s2, 0)
+		b.v[j] = max(c*(b.m2[j]/(n-1)), 0)
 	}
 }
 
@@ -172,7 +268,14 @@ func (b *Minibatch) NewBatch() { b.Draw() }
 
 // GradSameBatch writes ∇Ũ(θ) on the batch of the last call to NewBatch,
 // Draw or Grad (SameBatchGradient).
-func (b *Minibatch) GradSameBatch(dst, theta []float64) { b.GradOn(dst, theta, b.idx) }
+func (b *Minibatch) GradSameBatch(dst, theta []float64) {
+	if !b.acquire() {
+		fillNaN(dst)
+		return
+	}
+	b.gradOn(dst, theta, b.idx)
+	b.release()
+}
 
 // CanEstimateNoise reports whether NoiseVar gives an estimate: Noise must
 // be set and the batch must hold at least two items (NoiseEstimator).
@@ -190,27 +293,35 @@ func (b *Minibatch) CanEstimateNoise() error {
 // zeros unless Noise was set.
 func (b *Minibatch) NoiseVar(dst []float64) {
 	if len(b.v) != len(dst) {
-		for j := range dst {
-			dst[j] = 0
-		}
+		clear(dst)
 		return
 	}
 	copy(dst, b.v)
 }
 
 // FullGradient returns the exact gradient ∇U(θ) of m over all N items. It is
-// for tests, references and small problems.
+// for tests, references and small problems. The Gradient it returns has a
+// method Dim() int, the model's, which the sampler constructors check
+// against len(theta0). It returns nil if m is nil, which the constructors
+// report as a nil gradient.
 func FullGradient(m Model) Gradient {
-	return GradFunc(func(dst, theta []float64) {
-		for j := range dst {
-			dst[j] = 0
-		}
-		m.LogPriorGrad(dst, theta)
-		for i := range m.Len() {
-			m.LogLikGrad(dst, theta, i, 1)
-		}
-		for j := range dst {
-			dst[j] = -dst[j]
-		}
-	})
+	if isNil(m) {
+		return nil
+	}
+	return fullGradient{m}
+}
+
+type fullGradient struct{ m Model }
+
+func (f fullGradient) Dim() int { return f.m.Dim() }
+
+func (f fullGradient) Grad(dst, theta []float64) {
+	clear(dst)
+	f.m.LogPriorGrad(dst, theta)
+	for i := range f.m.Len() {
+		f.m.LogLikGrad(dst, theta, i, 1)
+	}
+	for j := range dst {
+		dst[j] = -dst[j]
+	}
 }

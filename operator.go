@@ -7,48 +7,36 @@ package sgmcmc
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 func overlap(alo, ahi, blo, bhi int) bool { return max(alo, blo) < min(ahi, bhi) }
 
-// noiseAt draws sqrt(eps(2d − eps b))·N(0,1) for one coordinate.
-func noiseAt(i int, d, eps, b float64, rng *rand.Rand) (float64, error) {
-	v := 2*d - eps*b
-	switch {
-	case v > 0:
-		return math.Sqrt(eps*v) * rng.NormFloat64(), nil
-	case v == 0:
-		return 0, nil
-	default:
-		return 0, &NotPSDError{Index: i, Value: v}
-	}
-}
-
 // diagNoise draws dst[i] = sqrt(eps(2d_i − eps b_i))·N(0,1), with d_i = c
-// when d is nil.
-func diagNoise(dst []float64, eps float64, b []float64, rng *rand.Rand, d []float64, c float64) error {
+// when d is nil and b_i = 0 when b is nil. Every coordinate takes one normal
+// from g, in order, also where the variance is zero (its noise is then 0),
+// so that the draws fill a block at a time and stay aligned with the
+// coordinates.
+func diagNoise(dst []float64, eps float64, b []float64, g *rng.Normal, d []float64, c float64) error {
 	if b == nil && d == nil {
 		if c < 0 {
 			return &NotPSDError{Index: 0, Value: 2 * c}
 		}
-		if c == 0 {
-			clear(dst)
-			return nil
-		}
+		g.Fill(dst)
 		sd := math.Sqrt(2 * eps * c)
-		for i := range dst {
-			dst[i] = sd * rng.NormFloat64()
+		for i, x := range dst {
+			dst[i] = sd * x
 		}
 		return nil
 	}
-	var err error
-	for i := range dst {
+	g.Fill(dst)
+	for i, x := range dst {
 		di, bi := c, 0.0
 		if d != nil {
 			di = d[i]
@@ -56,9 +44,11 @@ func diagNoise(dst []float64, eps float64, b []float64, rng *rand.Rand, d []floa
 		if b != nil {
 			bi = b[i]
 		}
-		if dst[i], err = noiseAt(i, di, eps, bi, rng); err != nil {
-			return err
+		v := 2*di - eps*bi
+		if !(v >= 0) {
+			return &NotPSDError{Index: i, Value: v}
 		}
+		dst[i] = math.Sqrt(eps*v) * x
 	}
 	return nil
 }
@@ -84,8 +74,8 @@ func (s Scalar) AddMulVec(dst []float64, alpha float64, x, _ []float64, lo, hi i
 func (s Scalar) NonZero(rlo, rhi, clo, chi int) bool { return s.C != 0 && overlap(rlo, rhi, clo, chi) }
 
 // Noise draws N(0, eps(2C − eps b_i)) for each coordinate.
-func (s Scalar) Noise(dst, _ []float64, eps float64, b []float64, rng *rand.Rand) error {
-	return diagNoise(dst, eps, b, rng, nil, s.C)
+func (s Scalar) Noise(dst, _ []float64, eps float64, b []float64, g *rng.Normal) error {
+	return diagNoise(dst, eps, b, g, nil, s.C)
 }
 
 // Diagonal is the diagonal operator diag(d). Its values are read at every
@@ -107,8 +97,8 @@ func (d Diagonal) AddMulVec(dst []float64, alpha float64, x, _ []float64, lo, hi
 func (d Diagonal) NonZero(rlo, rhi, clo, chi int) bool { return overlap(rlo, rhi, clo, chi) }
 
 // Noise draws N(0, eps(2d_i − eps b_i)) for each coordinate.
-func (d Diagonal) Noise(dst, _ []float64, eps float64, b []float64, rng *rand.Rand) error {
-	return diagNoise(dst, eps, b, rng, d, 0)
+func (d Diagonal) Noise(dst, _ []float64, eps float64, b []float64, g *rng.Normal) error {
+	return diagNoise(dst, eps, b, g, d, 0)
 }
 
 // DiagFunc is a state-dependent diagonal operator diag(F(z)) of size N×N.
@@ -146,9 +136,9 @@ func (d *DiagFunc) AddMulVec(dst []float64, alpha float64, x, z []float64, lo, h
 func (d *DiagFunc) NonZero(rlo, rhi, clo, chi int) bool { return overlap(rlo, rhi, clo, chi) }
 
 // Noise draws N(0, eps(2f(z)_i − eps b_i)) for each coordinate.
-func (d *DiagFunc) Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error {
+func (d *DiagFunc) Noise(dst, z []float64, eps float64, b []float64, g *rng.Normal) error {
 	d.f(d.buf, z)
-	return diagNoise(dst, eps, b, rng, d.buf, 0)
+	return diagNoise(dst, eps, b, g, d.buf, 0)
 }
 
 // Matrix is a constant dense operator, typically a curl Q. It is not a
@@ -275,7 +265,7 @@ func (s *SymMatrix) NonZero(int, int, int, int) bool { return true }
 
 // Noise draws N(0, eps(2D(z) − eps·diag(b))) as Uᵀu with UᵀU the Cholesky
 // factorisation of the covariance and u standard normal.
-func (s *SymMatrix) Noise(dst, z []float64, eps float64, b []float64, rng *rand.Rand) error {
+func (s *SymMatrix) Noise(dst, z []float64, eps float64, b []float64, g *rng.Normal) error {
 	s.at(z)
 	n := s.n
 	tri := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: s.chol}
@@ -299,9 +289,7 @@ func (s *SymMatrix) Noise(dst, z []float64, eps float64, b []float64, rng *rand.
 		}
 		s.cOK, s.cEps = true, eps
 	}
-	for i := range s.u {
-		s.u[i] = rng.NormFloat64()
-	}
+	g.Fill(s.u)
 	blas64.Trmv(blas.Trans, tri, blas64.Vector{N: n, Inc: 1, Data: s.u})
 	copy(dst, s.u)
 	return nil
@@ -390,7 +378,7 @@ func (b *Block) NonZero(rlo, rhi, clo, chi int) bool {
 
 // Noise draws each diagonal block's noise in turn; zero blocks get zero
 // noise (and an error if b asks for a positive B̂ there).
-func (b *Block) Noise(dst, z []float64, eps float64, bh []float64, rng *rand.Rand) error {
+func (b *Block) Noise(dst, z []float64, eps float64, bh []float64, g *rng.Normal) error {
 	if !b.diff {
 		return errorf(ErrRange, "Block used as a diffusion must be block-diagonal with Diffusion blocks")
 	}
@@ -410,7 +398,7 @@ func (b *Block) Noise(dst, z []float64, eps float64, bh []float64, rng *rand.Ran
 			}
 			continue
 		}
-		if err := op.(Diffusion).Noise(dst[r0:r1], z, eps, bb, rng); err != nil {
+		if err := op.(Diffusion).Noise(dst[r0:r1], z, eps, bb, g); err != nil {
 			var pe *NotPSDError
 			if errors.As(err, &pe) && pe.Index >= 0 {
 				return &NotPSDError{Index: pe.Index + r0, Value: pe.Value}

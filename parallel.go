@@ -52,6 +52,17 @@ func mix64(z uint64) uint64 {
 // newSampler(c, ChainSource(seed, c)) returns. At most GOMAXPROCS chains run
 // at a time.
 //
+// Concurrency: the chains run in parallel, so nothing mutable may be
+// shared between them. A Sampler, a Minibatch, a CountMinibatch, an Affine
+// and a random source are not safe for concurrent use: newSampler must
+// build every one of them afresh for each chain, and draw all of the
+// chain's randomness from src (seed a chain's Minibatch from it, for
+// instance with rand.NewPCG(src.Uint64(), src.Uint64())). Read-only data
+// (a Model's dataset, a metric without caches) may be shared. A Minibatch
+// shared between chains is detected when two of its calls overlap, which
+// is likely but not certain: the chain that notices fails with a
+// *StepError wrapping ErrUnsupported.
+//
 // o.Callback, if set, is called from the goroutines running the chains,
 // concurrently, and must be safe for concurrent use (Progress is). It can
 // tell the chains apart by StepInfo.Sampler. An ErrStop from it ends only the
@@ -63,11 +74,20 @@ func mix64(z uint64) uint64 {
 // chain that failed on its own; if ctx is cancelled it returns the draws so
 // far and ctx.Err().
 func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain int, src rand.Source) (Sampler, error), o RunOptions) ([]*Chain, error) {
-	if k <= 0 {
-		return nil, errorf(ErrRange, "RunChains: k = %d chains, want > 0", k)
+	if ctx == nil {
+		return nil, errorf(ErrNil, "RunChains: nil context (use context.Background())")
+	}
+	if k <= 0 || k > maxChains {
+		return nil, errorf(ErrRange, "RunChains: k = %d chains, want in [1, %d]", k, maxChains)
 	}
 	if newSampler == nil {
 		return nil, errorf(ErrNil, "RunChains: nil newSampler")
+	}
+	if _, _, err := o.check("RunChains"); err != nil {
+		return nil, err
+	}
+	if o.Draws > maxChainFloats/k {
+		return nil, errorf(ErrRange, "RunChains: k·Draws = %d·%d draws is more than the chains can hold (%d floats)", k, o.Draws, maxChainFloats)
 	}
 	samplers := make([]Sampler, k)
 	for c := range samplers {
@@ -75,8 +95,8 @@ func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain in
 		if err != nil {
 			return nil, &ChainError{Chain: c, Err: err}
 		}
-		if s == nil {
-			return nil, &ChainError{Chain: c, Err: errors.New("newSampler returned a nil sampler")}
+		if isNil(s) {
+			return nil, &ChainError{Chain: c, Err: errorf(ErrNil, "newSampler returned a nil sampler")}
 		}
 		samplers[c] = s
 	}
@@ -119,6 +139,9 @@ func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain in
 	return chains, nil
 }
 
+// maxChains bounds the number of chains of RunChains.
+const maxChains = 1 << 20
+
 // progressBlock is how many steps of one chain Progress counts between two
 // looks at the clock.
 const progressBlock = 64
@@ -135,8 +158,12 @@ const progressBlock = 64
 // count it prints may lag by up to 63 steps per chain. Rates are measured
 // from the call to Progress. A total ≤ 0 omits the fraction and the estimate
 // of the time left; every ≤ 0 reports at every block. Write errors are
-// ignored: progress reporting never stops a run.
+// ignored: progress reporting never stops a run. A nil w discards the
+// reports.
 func Progress(w io.Writer, every time.Duration, total int) func(StepInfo) error {
+	if isNil(w) {
+		w = io.Discard
+	}
 	p := &progress{w: w, every: every, total: total, start: time.Now()}
 	return p.step
 }

@@ -7,6 +7,8 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // PSGLDSettings configures NewPSGLD. The zero value (or nil) is pSGLD with
@@ -89,7 +91,10 @@ type PSGLD struct {
 	lam   float64
 	invN  float64
 	keep  bool
-	rng   *rand.Rand
+	src   *rng.Normal // the chain's generator, seeded from the constructor's source
+	blk   blockSet
+	parts []psgldPart
+	eps   float64 // of the step in progress
 	theta []float64
 	v     []float64
 	g, h  []float64
@@ -103,24 +108,17 @@ type PSGLD struct {
 var _ Sampler = (*PSGLD)(nil)
 
 // NewPSGLD returns a pSGLD chain started at theta0 (copied), with v = 0.
-// s may be nil for the defaults.
+// src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from. s may be nil for
+// the defaults.
 func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings) (*PSGLD, error) {
 	if s == nil {
 		s = &PSGLDSettings{}
 	}
-	if grad == nil {
-		return nil, errorf(ErrNil, "NewPSGLD: nil gradient")
-	}
-	if src == nil {
-		return nil, errorf(ErrNil, "NewPSGLD: nil random source")
-	}
-	d := len(theta0)
-	if d == 0 {
-		return nil, errorf(ErrDimension, "NewPSGLD: empty theta0")
-	}
-	if err := checkVector("NewPSGLD", "theta0", theta0, d, anyFinite); err != nil {
+	if err := checkStart("NewPSGLD", grad, theta0, src); err != nil {
 		return nil, err
 	}
+	d := len(theta0)
 	alpha := s.Alpha
 	switch {
 	case s.Memoryless && alpha != 0:
@@ -146,7 +144,7 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 		return nil, err
 	}
 	p := &PSGLD{grad: grad, d: d, alpha: alpha, lam: lam, invN: 1 / n, keep: !s.DropGamma && !s.Freeze,
-		rng: rand.New(src), theta: append([]float64(nil), theta0...), v: make([]float64, d),
+		theta: append([]float64(nil), theta0...), v: make([]float64, d),
 		g: make([]float64, d), h: make([]float64, d), next: make([]float64, d), vnext: make([]float64, d),
 		froz: s.Freeze, div: newDivTracker(d)}
 	if s.V0 != nil {
@@ -157,6 +155,9 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 	} else if s.Freeze {
 		return nil, errorf(ErrUnsupported, "NewPSGLD: Freeze needs V0, the accumulator to freeze")
 	}
+	p.src, _ = rng.NewNormalFrom(src) // src is not nil
+	p.blk = newBlockSet(p, p.src, d)
+	p.parts = make([]psgldPart, p.blk.nb)
 	if p.keep {
 		hg, ok := grad.(DiagHessianGradient)
 		if !ok {
@@ -191,8 +192,13 @@ func (p *PSGLD) Precond(dst []float64) {
 	}
 }
 
-// Step performs one pSGLD update with step size eps. On error the state is
-// left as it was.
+// Step performs one pSGLD update with step size eps. On error the sampler
+// is left exactly as it was, its generator included.
+//
+// The step is one pass over θ: the noise comes a block of normals at a
+// time, and the pass also judges the previous transition's divergence and
+// checks the new state; θ and v are written to second buffers that take
+// their place when the step succeeds.
 func (p *PSGLD) Step(eps float64) error {
 	t := p.t + 1
 	if err := checkStepSize(eps, t); err != nil {
@@ -200,40 +206,111 @@ func (p *PSGLD) Step(eps float64) error {
 	}
 	if p.keep {
 		p.hg.GradDiagHessian(p.g, p.h, p.theta)
-		if err := checkFinite(p.h, t, "non-finite Hessian diagonal"); err != nil {
-			return err
-		}
 	} else {
 		p.grad.Grad(p.g, p.theta)
 	}
-	if err := checkFinite(p.g, t, "non-finite gradient"); err != nil {
-		return err
+	genSave := *p.src
+	p.blk.save()
+	p.eps = eps
+	p.blk.do(p)
+	tot := psgldPart{idx: -1}
+	for k := range p.parts {
+		q := &p.parts[k]
+		if tot.idx < 0 || q.worst > tot.worst {
+			if q.idx >= 0 {
+				tot.worst, tot.idx = q.worst, q.idx
+			}
+		}
+		if k == 0 {
+			tot.du, tot.chk, tot.vchk = q.du, q.chk, q.vchk
+		} else {
+			tot.du += q.du
+			tot.chk += q.chk
+			tot.vchk += q.vchk
+		}
 	}
-	p.div.finish(p.theta, p.g)
+	if tot.chk != 0 || tot.vchk != 0 {
+		*p.src = genSave
+		p.blk.restore()
+		if p.keep {
+			if err := checkFinite(p.h, t, "non-finite Hessian diagonal"); err != nil {
+				return err
+			}
+		}
+		if err := checkGradValue(p.grad, p.g, t); err != nil {
+			return err
+		}
+		if err := checkFinite(p.next, t, nonFiniteStateWhat); err != nil {
+			return err
+		}
+		return checkFinite(p.vnext, t, "RMSprop accumulator overflowed (a gradient too large to square)")
+	}
+	if p.div.step != 0 {
+		p.div.record(p.div.step, tot.idx, tot.du)
+	}
+	// θ_t and its gradient start the transition just made.
+	p.div.from, p.theta, p.next = p.theta, p.next, p.div.from
+	p.div.g, p.g = p.g, p.div.g
+	p.div.step = t
+	p.v, p.vnext = p.vnext, p.v
+	p.t = t
+	return nil
+}
+
+// psgldPart is one block's share of a pSGLD step's sums.
+type psgldPart struct {
+	du, worst float64 // divergence of the previous transition
+	idx       int
+	chk, vchk float64 // Σ (x − x) over the new θ (and the Hessian) and v
+}
+
+// runBlock is pSGLD's pass over block k.
+func (p *PSGLD) runBlock(k int) {
+	lo, hi := p.blk.rng(k)
+	g := p.blk.gen(k)
+	q := &p.parts[k]
+	*q = psgldPart{idx: -1}
+	eps := p.eps
 	a := p.alpha
 	if p.froz {
 		a = 1
 	}
-	for i, gi := range p.g {
-		gb := gi * p.invN
-		v := a*p.v[i] + (1-a)*gb*gb
-		sq := math.Sqrt(v)
-		G := 1 / (p.lam + sq)
-		x := p.theta[i] - eps*G*gi + math.Sqrt(2*eps*G)*p.rng.NormFloat64()
-		if p.keep && sq > 0 {
-			x -= eps * G * G * gb * p.h[i] * p.invN / sq
+	theta, gr, v, h := p.theta, p.g, p.v, p.h
+	next, vnext := p.next, p.vnext
+	from, g0 := p.div.from, p.div.g
+	var nrm [fusedChunk]float64
+	for c0 := lo; c0 < hi; c0 += fusedChunk {
+		c1 := min(c0+fusedChunk, hi)
+		w := nrm[:c1-c0]
+		g.Fill(w)
+		for j, z := range w {
+			i := c0 + j
+			th, gi := theta[i], gr[i]
+			q.judge(i, 0.5*(th-from[i])*(g0[i]+gi))
+			gb := gi * p.invN
+			vi := a*v[i] + (1-a)*gb*gb
+			sq := math.Sqrt(vi)
+			G := 1 / (p.lam + sq)
+			x := th - eps*G*gi + math.Sqrt(2*eps*G)*z
+			if p.keep {
+				hii := h[i]
+				q.chk += hii - hii
+				if sq > 0 {
+					x -= eps * G * G * gb * hii * p.invN / sq
+				}
+			}
+			next[i], vnext[i] = x, vi
+			q.chk += x - x
+			q.vchk += vi - vi
 		}
-		p.next[i], p.vnext[i] = x, v
 	}
-	if err := checkFinite(p.next, t, "state became non-finite (step size too large?)"); err != nil {
-		return err
+}
+
+// judge accumulates one coordinate's term of the previous transition's
+// trapezoid ΔU, as divTracker.judge does.
+func (q *psgldPart) judge(i int, c float64) {
+	q.du += c
+	if a := math.Abs(c); a > q.worst || q.idx < 0 {
+		q.worst, q.idx = a, i
 	}
-	if err := checkFinite(p.vnext, t, "RMSprop accumulator overflowed (a gradient too large to square)"); err != nil {
-		return err
-	}
-	p.div.begin(t, p.theta, p.g)
-	copy(p.theta, p.next)
-	copy(p.v, p.vnext)
-	p.t = t
-	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // RecipeSpec describes a sampler in the complete recipe of Ma, Chen & Fox
@@ -47,7 +49,9 @@ type RecipeSpec struct {
 	Order []int
 	// Z0 is the initial state (copied). Required.
 	Z0 []float64
-	// Src is the random source. Required.
+	// Src seeds the chain's generator: NewRecipe draws two words from it
+	// for an rng.Normal, from which every draw of the chain then comes
+	// (package rng). Required.
 	Src rand.Source
 	// NoiseVar is a constant estimate of diag(V), the covariance of the
 	// gradient noise in θ-space. Nil means no B̂ correction.
@@ -64,12 +68,16 @@ type RecipeSpec struct {
 	// they share there (a metric and its factors). An error stops the step.
 	Prepare func(z []float64) error
 	// Refresh, if not nil, is called every RefreshEvery steps after the
-	// update, e.g. to resample the momentum.
-	Refresh      func(z []float64, rng *rand.Rand)
+	// update, e.g. to resample the momentum, with the chain's generator.
+	Refresh      func(z []float64, g *rng.Normal)
 	RefreshEvery int
 	// Naive, when not empty, marks a deliberately incorrect sampler (the
 	// papers' foils) and says why; Check reports it.
 	Naive string
+
+	// fused, set by the named constructors, describes the sampler's fused
+	// step (fused.go), which does the generic step's arithmetic in one pass.
+	fused *fusedSpec
 }
 
 // Recipe is a sampler built from a RecipeSpec. Every named sampler of the
@@ -89,26 +97,31 @@ type Recipe struct {
 	noise  []float64
 	incr   []float64
 	v, b   []float64
-	rng    *rand.Rand
+	gen    *rng.Normal // the chain's generator
+	fz     *fused      // the fused step, or nil for the generic one
 	t      int
 	gVer   int // θ version of g, -1 if none
 	thVer  int
 	gCache []float64 // numeric Γ columns
 	div    divTracker
 	integ  integrator
+	kind   string // constructor, for checkpoints; "" for NewRecipe
 }
 
 var _ Sampler = (*Recipe)(nil)
 
 // NewRecipe validates s and returns the sampler.
 func NewRecipe(s RecipeSpec) (*Recipe, error) {
-	if s.Grad == nil {
+	if isNil(s.Grad) {
 		return nil, errorf(ErrNil, "recipe: nil Grad")
 	}
-	if s.D == nil {
+	if isNil(s.D) {
 		return nil, errorf(ErrNil, "recipe: nil D")
 	}
-	if s.Src == nil {
+	if s.Q != nil && isNil(s.Q) {
+		return nil, errorf(ErrNil, "recipe: Q is a nil %T", s.Q)
+	}
+	if isNil(s.Src) {
 		return nil, errorf(ErrNil, "recipe: nil random source")
 	}
 	if len(s.Z0) == 0 {
@@ -130,6 +143,9 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 	r.n, r.d = r.off[len(s.Blocks)], s.Blocks[0]
 	if r.n != len(s.Z0) {
 		return nil, errorf(ErrDimension, "recipe: blocks sum to %d, initial state has length %d", r.n, len(s.Z0))
+	}
+	if err := checkGrad("recipe", s.Grad, r.d); err != nil {
+		return nil, err
 	}
 	if rr, c := s.D.Dims(); rr != r.n || c != r.n {
 		return nil, errorf(ErrDimension, "recipe: D is %d×%d, state has length %d", rr, c, r.n)
@@ -199,12 +215,15 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 		r.needG[k] = s.D.NonZero(lo, hi, 0, r.d) || (s.Q != nil && s.Q.NonZero(lo, hi, 0, r.d))
 	}
 	r.z = append([]float64(nil), s.Z0...)
-	r.prev = make([]float64, r.n)
 	r.g = make([]float64, r.d)
-	r.gh = make([]float64, r.n)
-	r.gam = make([]float64, r.n)
-	r.noise = make([]float64, r.n)
-	r.incr = make([]float64, r.n)
+	if s.fused == nil || s.Simultaneous || s.NumericGamma || s.Order != nil {
+		s.fused = nil
+		r.prev = make([]float64, r.n)
+		r.gh = make([]float64, r.n)
+		r.gam = make([]float64, r.n)
+		r.noise = make([]float64, r.n)
+		r.incr = make([]float64, r.n)
+	}
 	if s.NoiseVar != nil || s.EstimateNoise {
 		r.v = make([]float64, r.d)
 		r.b = make([]float64, r.n)
@@ -212,8 +231,14 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 	if s.NumericGamma {
 		r.gCache = make([]float64, r.n)
 	}
-	r.rng = rand.New(s.Src)
+	r.gen, _ = rng.NewNormalFrom(s.Src) // s.Src is not nil
+	// The generator is the chain's whole random state: checkpoints save
+	// it as the Recipe's source.
+	r.spec.Src = r.gen
 	r.div = newDivTracker(r.d)
+	if s.fused != nil {
+		r.fz = newFused(r, s.fused)
+	}
 	r.integ = sweep{}
 	if s.Simultaneous {
 		r.integ = euler{}
@@ -237,6 +262,13 @@ func (r *Recipe) Position() []float64 { return r.z[:r.d] }
 // the momentum), never during one.
 func (r *Recipe) State() []float64 { return r.z }
 
+// Generator returns the chain's random number generator, seeded at
+// construction from RecipeSpec.Src. It may be read or reseeded between
+// steps, never during one. A named sampler of dimension ParallelDim or more
+// draws its steps' noise from block generators seeded from it at
+// construction, and uses it itself only for momentum resampling.
+func (r *Recipe) Generator() *rng.Normal { return r.gen }
+
 // Steps returns the number of completed steps.
 func (r *Recipe) Steps() int { return r.t }
 
@@ -247,13 +279,30 @@ func (r *Recipe) Divergences() (int, Divergence) { return r.div.count() }
 // Blocks returns the block sizes of z.
 func (r *Recipe) Blocks() []int { return append([]int(nil), r.spec.Blocks...) }
 
+// notPSDWhat and nonFiniteStateWhat describe the failures of a step.
+const (
+	notPSDWhat         = "2D − εB̂ not positive semidefinite (friction or diffusion too small for the gradient noise, or step too large)"
+	nonFiniteStateWhat = "state became non-finite (step size too large?)"
+)
+
 // Step performs one update of Eq. 9 with step size eps, by the sequential
-// sweep or simultaneously as configured. On error the state is restored.
+// sweep or simultaneously as configured. On error the Recipe is left
+// exactly as it was, its generator and divergence count included.
 func (r *Recipe) Step(eps float64) error {
 	step := r.t + 1
 	if err := checkStepSize(eps, step); err != nil {
 		return err
 	}
+	if r.fz != nil {
+		if err := r.fz.step(eps, step); err != nil {
+			return err
+		}
+		r.t = step
+		r.refresh()
+		return nil
+	}
+	genSave := *r.gen
+	divSave := r.div.mark()
 	copy(r.prev, r.z)
 	// Every step draws a fresh stochastic gradient, and the state may have
 	// been changed through State between steps.
@@ -261,6 +310,8 @@ func (r *Recipe) Step(eps float64) error {
 	start := r.thVer
 	if err := r.step(eps, step); err != nil {
 		copy(r.z, r.prev)
+		*r.gen = genSave
+		r.div.reset(divSave)
 		r.thVer++ // the cached gradient may belong to a discarded θ
 		if r.spec.Prepare != nil {
 			// Prepare succeeded at this state when the step began; a
@@ -275,10 +326,15 @@ func (r *Recipe) Step(eps float64) error {
 	if r.gVer == start { // the step's gradient was at θ_t: judge θ_t → θ_{t+1} next step
 		r.div.begin(step, r.prev[:r.d], r.g)
 	}
-	if r.spec.Refresh != nil && r.t%r.spec.RefreshEvery == 0 {
-		r.spec.Refresh(r.z, r.rng)
-	}
+	r.refresh()
 	return nil
+}
+
+// refresh calls the spec's Refresh when it is due after step r.t.
+func (r *Recipe) refresh() {
+	if r.spec.Refresh != nil && r.t%r.spec.RefreshEvery == 0 {
+		r.spec.Refresh(r.z, r.gen)
+	}
 }
 
 func (r *Recipe) prepare(step int) error {
@@ -303,7 +359,7 @@ func (r *Recipe) gradTheta(step int) error {
 	}
 	r.spec.Grad.Grad(r.g, r.z[:r.d])
 	r.gVer = r.thVer
-	if err := checkFinite(r.g, step, "non-finite gradient"); err != nil {
+	if err := checkGradValue(r.spec.Grad, r.g, step); err != nil {
 		r.gVer = -1
 		return err
 	}
@@ -362,17 +418,17 @@ func (r *Recipe) step(eps float64, step int) error {
 		s.NoiseMap(r.b, r.z, r.v)
 		b = r.b
 	}
-	if err := s.D.Noise(r.noise, r.z, eps, b, r.rng); err != nil {
+	if err := s.D.Noise(r.noise, r.z, eps, b, r.gen); err != nil {
 		var pe *NotPSDError
 		if errors.As(err, &pe) {
-			return &StepError{Step: step, Index: pe.Index, Value: pe.Value, What: "2D − εB̂ not positive semidefinite (friction or diffusion too small for the gradient noise, or step too large)"}
+			return &StepError{Step: step, Index: pe.Index, Value: pe.Value, What: notPSDWhat}
 		}
 		return errorf(nil, "step %d: %w", step, err)
 	}
 	if err := r.integ.advance(r, eps, step); err != nil {
 		return err
 	}
-	return checkFinite(r.z, step, "state became non-finite (step size too large?)")
+	return checkFinite(r.z, step, nonFiniteStateWhat)
 }
 
 // An integrator moves z_t to z_{t+1} given the step's noise, drawn at z_t

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // testGrad is a deterministic nonlinear gradient ∇U = θ³ + Aθ with a
@@ -96,7 +98,7 @@ func TestSGLDMatchesReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(7, 7))
+	rng := refGen(7, 7)
 	x := append([]float64(nil), th...)
 	g := make([]float64, eqDim)
 	noise := make([]float64, eqDim)
@@ -132,7 +134,7 @@ func TestSGHMCMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(8, 8))
+		rng := refGen(8, 8)
 		d := eqDim
 		x := append(append([]float64(nil), th...), r0...)
 		g := make([]float64, d)
@@ -180,7 +182,7 @@ func TestSGNHTMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(9, 9))
+		rng := refGen(9, 9)
 		x := append(append(append([]float64(nil), th...), r0...), xi0)
 		g := make([]float64, d)
 		noise := make([]float64, d)
@@ -231,7 +233,7 @@ func TestSGRLDMatchesReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(10, 10))
+	rng := refGen(10, 10)
 	x := append([]float64(nil), th...)
 	gr, gm, dg, noise := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
 	compareTraj(t, "SGRLD", s, func() []float64 {
@@ -276,7 +278,7 @@ func TestSGRHMCMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rng := rand.New(rand.NewPCG(11, 11))
+			rng := refGen(11, 11)
 			x := append(append([]float64(nil), th...), r0...)
 			gr, gm, dg, noise := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
 			compareTraj(t, name, s, func() []float64 {
@@ -506,7 +508,7 @@ func TestCheckBrokenRecipes(t *testing.T) {
 // asDiffusion lets a test pass a (wrong) non-symmetric matrix as D.
 type asDiffusion struct{ Matrix }
 
-func (asDiffusion) Noise(dst, _ []float64, _ float64, _ []float64, _ *rand.Rand) error {
+func (asDiffusion) Noise(dst, _ []float64, _ float64, _ []float64, _ *rng.Normal) error {
 	clear(dst)
 	return nil
 }
@@ -576,7 +578,7 @@ func TestSGRLDDenseConstantMetric(t *testing.T) {
 	cc.Factorize(&cov)
 	var L mat.TriDense
 	cc.LTo(&L)
-	rng := rand.New(rand.NewPCG(8, 9))
+	rng := refGen(8, 9)
 	x := mat.NewVecDense(3, append([]float64(nil), th...))
 	gr := make([]float64, 3)
 	u := mat.NewVecDense(3, nil)
@@ -618,7 +620,7 @@ func TestSymMatrixDiffusion(t *testing.T) {
 	}
 	var u mat.TriDense
 	chol.UTo(&u)
-	hr := rand.New(rand.NewPCG(7, 8))
+	hr := refGen(7, 8)
 	th := []float64{1, -1}
 	for k := range 500 {
 		if err := r.Step(eps); err != nil {

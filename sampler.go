@@ -44,6 +44,19 @@ type RunOptions struct {
 	// negative value never stops the run (divergences are still counted in
 	// Chain.Divergences).
 	MaxDivergences int
+	// Coords, if not nil, lists the coordinates of θ whose draws are kept,
+	// in this order: each draw in Chain.Draws then holds len(Coords) values
+	// (Chain.Dim), and Chain.Coords records which. They must be distinct
+	// and in [0, Dim). An empty, non-nil Coords keeps no draws at all (the
+	// step sizes, divergences and, with Moments, the moments are still
+	// kept). Nil keeps every coordinate.
+	Coords []int
+	// Moments keeps, in Chain.Moments, the running mean, variance and
+	// step-weighted mean of every coordinate of θ over the kept draws
+	// (Welford's update: 4·Dim floats of memory however many draws), also
+	// when Coords keeps only some coordinates, or none. For large d, where
+	// the draws themselves would not fit in memory.
+	Moments bool
 }
 
 // Run advances s for o.BurnIn + o.Draws·Thin steps, storing every Thin-th
@@ -53,38 +66,43 @@ type RunOptions struct {
 // draws kept so far together with the error (ctx.Err() for cancellation).
 // Draws kept before a failure are never lost. Run itself allocates only the
 // Chain.
+//
+// Run checks its arguments before the first step: a nil ctx, sampler or
+// Schedule is an error wrapping ErrNil; a negative length, a run whose
+// Start + BurnIn + Draws·Thin overflows int, or Draws·Dim beyond what a
+// Chain can hold (2³⁴ floats) is an error wrapping ErrRange.
 func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
-	if s == nil {
+	if ctx == nil {
+		return nil, errorf(ErrNil, "Run: nil context (use context.Background())")
+	}
+	if isNil(s) {
+		if s != nil {
+			return nil, errorf(ErrNil, "Run: nil sampler (a nil %T)", s)
+		}
 		return nil, errorf(ErrNil, "Run: nil sampler")
 	}
-	if o.Draws <= 0 {
-		return nil, errorf(ErrRange, "Run: Draws = %d, want > 0", o.Draws)
-	}
-	if o.BurnIn < 0 {
-		return nil, errorf(ErrRange, "Run: BurnIn = %d, want ≥ 0", o.BurnIn)
-	}
-	if o.Thin < 0 {
-		return nil, errorf(ErrRange, "Run: Thin = %d, want ≥ 0", o.Thin)
-	}
-	if o.Schedule == nil {
-		return nil, errorf(ErrNil, "Run: nil Schedule")
-	}
-	if o.Start < 0 {
-		return nil, errorf(ErrRange, "Run: Start = %d, want ≥ 0", o.Start)
-	}
-	thin := max(o.Thin, 1)
-	if o.Draws > (math.MaxInt-o.BurnIn)/thin {
-		return nil, errorf(ErrRange, "Run: BurnIn + Draws·Thin = %d + %d·%d overflows", o.BurnIn, o.Draws, thin)
+	thin, total, err := o.check("Run")
+	if err != nil {
+		return nil, err
 	}
 	d := s.Dim()
 	if d <= 0 {
 		return nil, errorf(ErrDimension, "Run: sampler of dimension %d", d)
 	}
-	if o.Draws > maxChainFloats/d {
-		return nil, errorf(ErrRange, "Run: Draws·Dim = %d·%d floats is more than a Chain can hold (%d)", o.Draws, d, maxChainFloats)
+	w, err := o.width(d) // floats kept per draw
+	if err != nil {
+		return nil, err
 	}
-	c := &Chain{Dim: d, Draws: make([]float64, o.Draws*d), Eps: make([]float64, 0, o.Draws)}
-	total := o.BurnIn + o.Draws*thin
+	if w > 0 && o.Draws > maxChainFloats/w {
+		return nil, errorf(ErrRange, "Run: Draws·Dim = %d·%d floats is more than a Chain can hold (%d)", o.Draws, w, maxChainFloats)
+	}
+	c := &Chain{Dim: w, Draws: make([]float64, o.Draws*w), Eps: make([]float64, 0, o.Draws)}
+	if o.Coords != nil {
+		c.Coords = append([]int{}, o.Coords...)
+	}
+	if o.Moments {
+		c.Moments = newMoments(d)
+	}
 	maxDiv := o.MaxDivergences
 	if maxDiv == 0 {
 		maxDiv = max(10, total/100)
@@ -101,14 +119,14 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 		if done != nil {
 			select {
 			case <-done:
-				c.Draws = c.Draws[:c.Len()*d]
+				c.Draws = c.Draws[:c.Len()*w]
 				return c, ctx.Err()
 			default:
 			}
 		}
 		eps := o.Schedule.StepSize(o.Start + t)
 		if err := s.Step(eps); err != nil {
-			c.Draws = c.Draws[:c.Len()*d]
+			c.Draws = c.Draws[:c.Len()*w]
 			return c, err
 		}
 		c.Steps = t
@@ -120,7 +138,7 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 			c.Divergences = nd - div0
 		}
 		if kept {
-			copy(c.Draws[c.Len()*d:], s.Position())
+			c.keep(s.Position(), eps)
 			c.Eps = append(c.Eps, eps)
 			if dc != nil {
 				c.Divergent = append(c.Divergent, nd > divKept)
@@ -128,13 +146,13 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 			divKept = nd
 		}
 		if maxDiv > 0 && c.Divergences > maxDiv {
-			c.Draws = c.Draws[:c.Len()*d]
+			c.Draws = c.Draws[:c.Len()*w]
 			return c, &StepError{Step: last.Step, Index: last.Index, Value: last.DeltaU, Err: ErrDivergence,
 				What: fmt.Sprintf("%d divergent transitions in %d steps (more than the %d allowed; the last changed the potential by %.3g nats): the step size is too large for this posterior's curvature", c.Divergences, t, maxDiv, last.DeltaU)}
 		}
 		if o.Callback != nil {
 			if err := o.Callback(StepInfo{T: t, Eps: eps, Kept: kept, Sampler: s}); err != nil {
-				c.Draws = c.Draws[:c.Len()*d]
+				c.Draws = c.Draws[:c.Len()*w]
 				if errors.Is(err, ErrStop) {
 					return c, nil
 				}
@@ -143,4 +161,32 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 		}
 	}
 	return c, nil
+}
+
+// check validates the options of a run and returns its thinning and its
+// number of steps, BurnIn + Draws·Thin.
+func (o *RunOptions) check(who string) (thin, total int, err error) {
+	switch {
+	case o.Draws <= 0:
+		return 0, 0, errorf(ErrRange, "%s: Draws = %d, want > 0", who, o.Draws)
+	case o.Draws > maxChainFloats:
+		return 0, 0, errorf(ErrRange, "%s: Draws = %d is more than a Chain can hold (%d floats)", who, o.Draws, maxChainFloats)
+	case o.BurnIn < 0:
+		return 0, 0, errorf(ErrRange, "%s: BurnIn = %d, want ≥ 0", who, o.BurnIn)
+	case o.Thin < 0:
+		return 0, 0, errorf(ErrRange, "%s: Thin = %d, want ≥ 0", who, o.Thin)
+	case o.Schedule == nil || isNil(o.Schedule):
+		return 0, 0, errorf(ErrNil, "%s: nil Schedule", who)
+	case o.Start < 0:
+		return 0, 0, errorf(ErrRange, "%s: Start = %d, want ≥ 0", who, o.Start)
+	}
+	thin = max(o.Thin, 1)
+	if o.Draws > (math.MaxInt-o.BurnIn)/thin {
+		return 0, 0, errorf(ErrRange, "%s: BurnIn + Draws·Thin = %d + %d·%d overflows", who, o.BurnIn, o.Draws, thin)
+	}
+	total = o.BurnIn + o.Draws*thin
+	if o.Start > math.MaxInt-total {
+		return 0, 0, errorf(ErrRange, "%s: Start + BurnIn + Draws·Thin = %d + %d overflows", who, o.Start, total)
+	}
+	return thin, total, nil
 }

@@ -404,12 +404,14 @@ func TestCheckpoint(t *testing.T) {
 	if err := b.UnmarshalBinary(cs[:10]); err == nil {
 		t.Error("truncated checkpoint: no error")
 	}
+	// The source only seeds the sampler's generator, whose state is what a
+	// checkpoint keeps: any source will do.
 	c, err := NewSGLD(GradFunc(testGrad), []float64{0.1}, plainSource{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.MarshalBinary(); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("source without MarshalBinary: err = %v, want ErrUnsupported", err)
+	if _, err := c.MarshalBinary(); err != nil {
+		t.Errorf("source without MarshalBinary: err = %v, want none", err)
 	}
 }
 

@@ -7,6 +7,8 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // SCIRSettings configures NewSCIR. The zero value is a Gamma target with
@@ -47,22 +49,29 @@ type SCIRSettings struct {
 // as it does for shapes near 1e−4. Within a simplex block ω is normalised by
 // log-sum-exp when needed, so it stays a valid simplex point.
 //
-// Gamma draws use Marsaglia & Tsang (2000) and Poisson draws inversion
-// (mean below 10) or Hörmann's (1993) PTRS with a cancellation-free log
-// probability, all on the sampler's own *rand.Rand: Step allocates nothing.
-// gonum's distuv.Gamma and distuv.Poisson are also allocation-free when
-// given the sampler's *rand.Rand as Src, but distuv.Gamma returns θ, not
-// log θ, so it cannot serve tiny shapes, and distuv.Poisson (v0.17) rejects
-// k = 0 in PTRS, so it never returns 0 for λ ≥ 10 (P = e^{−λ} is lost) and
-// is not exact; the samplers here are also no slower (BenchmarkSCIRGammaDraw,
-// BenchmarkSCIRPoissonDraw).
+// The gamma and Poisson variates come from the chain's generator, an
+// rng.Normal seeded from the constructor's source (rng.Normal.Gamma,
+// LogGamma and Poisson: Marsaglia & Tsang 2000; inversion below a mean of
+// 10 and Hörmann's 1993 PTRS above, with a cancellation-free log
+// probability), the same bits on every platform: Step allocates nothing.
+// gonum's distuv.Gamma returns θ, not log θ, so it cannot serve tiny
+// shapes, and distuv.Poisson (v0.17) rejects k = 0 in PTRS, so it never
+// returns 0 for λ ≥ 10 (P = e^{−λ} is lost) and is not exact; the
+// generators here are also faster (BenchmarkSCIRGammaDraw,
+// BenchmarkSCIRPoissonDraw). Above ParallelDim coordinates a step runs in
+// blocks on several cores, each block with its own generator.
 type SCIR struct {
 	d     int
 	block int
 	rate  float64
 	est   ShapeEstimator
-	rng   *rand.Rand
+	src   *rng.Normal // the chain's generator, seeded from the constructor's source
+	blk   blockSet
+	parts []scirPart
 	t     int
+	// of the step in progress
+	c, logc, ratio float64
+	ahatNow        []float64
 
 	theta, logTheta []float64 // current state
 	nTheta, nLog    []float64 // next state, swapped in on success
@@ -78,7 +87,8 @@ var _ Sampler = (*SCIR)(nil)
 // est at every Step, with randomness from src. theta0 must be non-negative
 // and finite, and not all zero within a simplex block; it is copied. est may
 // be nil if the caller supplies â to StepShape instead. s may be nil for the
-// defaults.
+// defaults. src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from.
 func NewSCIR(est ShapeEstimator, theta0 []float64, src rand.Source, s *SCIRSettings) (*SCIR, error) {
 	if s == nil {
 		s = &SCIRSettings{}
@@ -107,12 +117,15 @@ func NewSCIR(est ShapeEstimator, theta0 []float64, src rand.Source, s *SCIRSetti
 		nb = d / block
 	}
 	c := &SCIR{
-		d: d, block: block, rate: rate, est: est, rng: rand.New(src),
+		d: d, block: block, rate: rate, est: est,
 		theta: make([]float64, d), logTheta: make([]float64, d),
 		nTheta: make([]float64, d), nLog: make([]float64, d),
 		logSum: make([]float64, nb), nLogSum: make([]float64, nb),
 		ahat: make([]float64, d),
 	}
+	c.src, _ = rng.NewNormalFrom(src) // src is not nil
+	c.blk = newBlockSet(c, c.src, d)
+	c.parts = make([]scirPart, c.blk.nb)
 	for j, v := range theta0 {
 		c.theta[j] = v
 		c.logTheta[j] = math.Log(v)
@@ -151,15 +164,17 @@ func (s *SCIR) LogTheta() []float64 { return s.logTheta }
 
 // LogPosition writes the logarithm of Position into dst (log ω for a simplex
 // target, log θ otherwise), computed from log θ so that it stays finite when
-// ω underflows, and returns dst. If dst is nil it is allocated.
+// ω underflows, and returns dst resliced to length Dim. dst is reused if its
+// capacity suffices and allocated otherwise (pass nil to allocate).
 func (s *SCIR) LogPosition(dst []float64) []float64 {
 	return simplexLogPosition(dst, s.logTheta, s.logSum, s.block)
 }
 
 func simplexLogPosition(dst, logTheta, logSum []float64, block int) []float64 {
-	if dst == nil {
+	if cap(dst) < len(logTheta) {
 		dst = make([]float64, len(logTheta))
 	}
+	dst = dst[:len(logTheta)]
 	if block == 0 {
 		copy(dst, logTheta)
 		return dst
@@ -194,6 +209,9 @@ func (s *SCIR) StepShape(h float64, ahat []float64) error {
 	return s.step(h, ahat)
 }
 
+// step draws the next state into nTheta and nLog, in blocks above
+// ParallelDim, and swaps it in on success; on failure it rewinds the
+// generators.
 func (s *SCIR) step(h float64, ahat []float64) error {
 	step := s.t + 1
 	bh := s.rate * h
@@ -201,32 +219,21 @@ func (s *SCIR) step(h float64, ahat []float64) error {
 	if !(c > 0) {
 		return &StepError{Step: step, Index: -1, Value: h, What: "rate·step size underflows"}
 	}
-	logc := math.Log(c)
-	ratio := 1 / math.Expm1(bh) // e^{−bh}/(1 − e^{−bh}); 0 when bh is huge
-	for j, a := range ahat {
-		if !(a > 0) || a > math.MaxFloat64 {
-			return &StepError{Step: step, Index: j, Value: a, What: "shape estimate must be positive and finite"}
+	s.c, s.logc = c, math.Log(c)
+	s.ratio = 1 / math.Expm1(bh) // e^{−bh}/(1 − e^{−bh}); 0 when bh is huge
+	s.ahatNow = ahat
+	save := *s.src
+	s.blk.save()
+	s.blk.do(s)
+	s.ahatNow = nil
+	for k := range s.parts {
+		if e := s.parts[k].err; e != nil {
+			*s.src = save
+			s.blk.restore()
+			err := *e
+			err.Step = step
+			return &err
 		}
-		lam := s.theta[j] * ratio
-		if lam > scirMaxPoissonMean {
-			return &StepError{Step: step, Index: j, Value: lam, What: "Poisson mean too large (step size too small for θ)"}
-		}
-		shape := a + scirPoisson(s.rng, lam)
-		var th, lth float64
-		if shape >= 1 {
-			g := scirGamma(s.rng, shape)
-			th = c * g
-			lth = logc + math.Log(g)
-		} else {
-			// Gamma(s) = Gamma(s+1) · U^{1/s}, in log space.
-			g := scirGamma(s.rng, shape+1)
-			lth = logc + math.Log(g) + math.Log(1-s.rng.Float64())/shape
-			th = math.Exp(lth)
-		}
-		if th > math.MaxFloat64 {
-			return &StepError{Step: step, Index: j, Value: th, What: "θ overflows"}
-		}
-		s.nTheta[j], s.nLog[j] = th, lth
 	}
 	if s.omega != nil {
 		for k := range s.logSum {
@@ -239,6 +246,54 @@ func (s *SCIR) step(h float64, ahat []float64) error {
 	s.logTheta, s.nLog = s.nLog, s.logTheta
 	s.t = step
 	return nil
+}
+
+// scirPart is one block's outcome: the first failure, or nil.
+type scirPart struct {
+	err  *StepError
+	errv StepError // storage for err, so that a failure does not allocate
+}
+
+// runBlock moves coordinates [lo, hi) of block k by the exact CIR
+// transition, stopping at the first failure.
+func (s *SCIR) runBlock(k int) {
+	lo, hi := s.blk.rng(k)
+	g := s.blk.gen(k)
+	p := &s.parts[k]
+	p.err = nil
+	fail := func(j int, v float64, what string) {
+		p.errv = StepError{Index: j, Value: v, What: what}
+		p.err = &p.errv
+	}
+	c, logc, ratio := s.c, s.logc, s.ratio
+	for j := lo; j < hi; j++ {
+		a := s.ahatNow[j]
+		if !(a > 0) || a > math.MaxFloat64 {
+			fail(j, a, "shape estimate must be positive and finite")
+			return
+		}
+		lam := s.theta[j] * ratio
+		if lam > rng.MaxPoissonMean {
+			fail(j, lam, "Poisson mean too large (step size too small for θ)")
+			return
+		}
+		shape := a + g.Poisson(lam)
+		var th, lth float64
+		if shape >= 1 {
+			x := g.Gamma(shape)
+			th = c * x
+			lth = logc + math.Log(x)
+		} else {
+			// Gamma(s) = Gamma(s+1)·U^{1/s}, in log space.
+			lth = logc + g.LogGamma(shape)
+			th = math.Exp(lth)
+		}
+		if th > math.MaxFloat64 {
+			fail(j, th, "θ overflows")
+			return
+		}
+		s.nTheta[j], s.nLog[j] = th, lth
+	}
 }
 
 // normalizeSimplexBlock writes ω = θ/Σθ into omega and returns log Σθ. It divides

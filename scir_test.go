@@ -712,107 +712,6 @@ func TestSCIRRunMatchesManual(t *testing.T) {
 	}
 }
 
-// TestSCIRPoisson checks the Poisson sampler by a chi-square test on each
-// side of the switch from inversion to PTRS at λ = 10, and by its first two
-// moments for means up to 1e12.
-func TestSCIRPoisson(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(11, 11))
-	const n = 100000
-	for _, lam := range []float64{1e-3, 0.3, 3, 9.99, 10, 37.5, 1000} {
-		p := distuv.Poisson{Lambda: lam}
-		hi := int(lam + 8*math.Sqrt(lam) + 10)
-		obs := make([]float64, hi+1)
-		for range n {
-			k := scirPoisson(r, lam)
-			if k != math.Floor(k) || k < 0 {
-				t.Fatalf("λ = %g: draw %v", lam, k)
-			}
-			obs[min(int(k), hi)]++
-		}
-		// Bins with expected count ≥ 5, tails merged into their neighbours.
-		var chi2 float64
-		var df int
-		var o, e float64
-		for k := 0; k <= hi; k++ {
-			o += obs[k]
-			if k < hi {
-				e += n * p.Prob(float64(k))
-			} else {
-				e += n * (1 - p.CDF(float64(hi-1)))
-			}
-			if e >= 5 && (k == hi || n*(1-p.CDF(float64(k))) >= 5) {
-				chi2 += (o - e) * (o - e) / e
-				df++
-				o, e = 0, 0
-			}
-		}
-		if e > 0 {
-			chi2 += (o - e) * (o - e) / e
-			df++
-		}
-		df--
-		if df < 1 {
-			if obs[0] != n && lam < 1e-2 && obs[1] == 0 {
-				t.Errorf("λ = %g: %v zeros", lam, obs[0])
-			}
-			continue
-		}
-		if crit := (distuv.ChiSquared{K: float64(df)}).Quantile(1 - scirKSAlpha); chi2 > crit {
-			t.Errorf("λ = %g: χ² = %.1f > %.1f (df %d)", lam, chi2, crit, df)
-		}
-	}
-	for _, lam := range []float64{1e6, 1e12, 1e15} {
-		x := make([]float64, 20000)
-		for i := range x {
-			x[i] = scirPoisson(r, lam)
-		}
-		m, v, _ := scirMoments(x)
-		if se := math.Sqrt(lam / float64(len(x))); math.Abs(m-lam) > 5*se {
-			t.Errorf("λ = %g: mean %.6g, want ± %.3g", lam, m, 5*se)
-		}
-		if math.Abs(v/lam-1) > 5*math.Sqrt(2/float64(len(x))) {
-			t.Errorf("λ = %g: variance/λ = %.4f", lam, v/lam)
-		}
-	}
-	// The zero class just above the switch to PTRS: P(0) = e^{−10.5} ≈ 2.8e−5.
-	// (PTRS must reject only k < 0; rejecting k ≤ 0, as gonum's distuv.Poisson
-	// does, never returns 0 for λ ≥ 10.)
-	const lam0, n0 = 10.5, 4000000
-	var zeros float64
-	for range n0 {
-		if scirPoisson(r, lam0) == 0 {
-			zeros++
-		}
-	}
-	if want := n0 * math.Exp(-lam0); math.Abs(zeros-want) > 5*math.Sqrt(want) {
-		t.Errorf("λ = %g: %v zeros in %d draws, want %.0f ± %.0f", lam0, zeros, n0, want, 5*math.Sqrt(want))
-	}
-	// The stable log pmf agrees with the direct formula where both are
-	// accurate.
-	for _, c := range [][2]float64{{0, 3}, {1, 3}, {7, 3}, {15, 12}, {16, 12}, {40, 31.2}, {1000, 1011}} {
-		lg, _ := math.Lgamma(c[0] + 1)
-		want := c[0]*math.Log(c[1]) - c[1] - lg
-		if got := scirLogPoissonPMF(c[0], c[1]); math.Abs(got-want) > 1e-10*max(1, math.Abs(want)) {
-			t.Errorf("log pmf(%g; %g) = %.15g, want %.15g", c[0], c[1], got, want)
-		}
-	}
-}
-
-// TestSCIRGammaSampler checks the Marsaglia–Tsang sampler by KS tests from
-// shape 1 up to 1e12.
-func TestSCIRGammaSampler(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(12, 12))
-	for _, a := range []float64{1, 1.0001, 1.5, 3.7, 100, 1e6, 1e12} {
-		u := make([]float64, 20000)
-		for i := range u {
-			u[i] = scirGammaCDFLog(a, math.Log(scirGamma(r, a)))
-		}
-		scirCheckKS(t, "Gamma("+scirFtoa(a)+")", u)
-	}
-}
-
 // TestSGRLDSimplexIsSGRLD checks the derivation of the SGRLDSimplex update:
 // the general Recipe SGRLD with G(θ) = diag(1/θ) on the Gamma(â, 1) target
 // (∇U = 1 − (â − 1)/θ), driven by the same random stream, takes the same
@@ -843,7 +742,7 @@ func TestSGRLDSimplexIsSGRLD(t *testing.T) {
 	}
 	// A hand-written reference of the paper's update with its own stream.
 	hand := append([]float64(nil), theta0...)
-	hr := rand.New(rand.NewPCG(4, 4))
+	hr := refGen(4, 4)
 	for range 50 {
 		if err := ref.Step(h); err != nil {
 			t.Fatal(err)

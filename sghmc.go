@@ -40,7 +40,9 @@ type SGHMCSettings struct {
 //
 //	r ← r − ε∇Ũ(θ) − εCM⁻¹r + N(0, ε(2C − εB̂));  θ ← θ + εM⁻¹r.
 //
-// s may be nil for the defaults.
+// src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from. s may be nil for
+// the defaults.
 func NewSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings) (*Recipe, error) {
 	return newSGHMC("NewSGHMC", grad, theta0, src, s, false)
 }
@@ -58,6 +60,9 @@ func NewNaiveSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSet
 func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings, naive bool) (*Recipe, error) {
 	if s == nil {
 		s = &SGHMCSettings{}
+	}
+	if err := checkStart(who, grad, theta0, src); err != nil {
+		return nil, err
 	}
 	z0, err := momentumState(who, theta0, s.R0, 0)
 	if err != nil {
@@ -115,6 +120,12 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 		Z0:           z0,
 		Src:          src,
 	}
+	if !naive {
+		spec.fused = &fusedSpec{kind: fusedHMC, c: c}
+		if s.Mass != nil {
+			spec.fused.im = invMass
+		}
+	}
 	if naive {
 		spec.Naive = "naive SGHMC has no friction to absorb the gradient noise (Chen et al. 2014, Eq. 11); its stationary distribution is not the target"
 	} else if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, momentumNoiseMap(d)); err != nil {
@@ -124,7 +135,7 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 		spec.RefreshEvery = s.ResampleEvery
 		spec.Refresh = resampleMomentum(d, mass)
 	}
-	return NewRecipe(spec)
+	return newNamedRecipe(who, spec)
 }
 
 // momentumNoiseMap returns the NoiseMap of a sampler whose gradient reaches

@@ -25,13 +25,15 @@ type SGLDSettings struct {
 //
 //	θ ← θ − ε D ∇Ũ(θ) + N(0, ε(2D − εB̂)).
 //
-// s may be nil for the defaults.
+// src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from. s may be nil for
+// the defaults.
 func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) (*Recipe, error) {
 	const who = "NewSGLD"
 	if s == nil {
 		s = &SGLDSettings{}
 	}
-	if err := checkTheta0(who, theta0); err != nil {
+	if err := checkStart(who, grad, theta0, src); err != nil {
 		return nil, err
 	}
 	d := len(theta0)
@@ -47,7 +49,10 @@ func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) 
 		copy(dd, s.Precond)
 		D = Diagonal(dd)
 	}
-	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src}
+	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src, fused: &fusedSpec{kind: fusedLD, c: 1}}
+	if s.Precond != nil {
+		spec.fused.dd = dd
+	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
 		for i := range b {
 			b[i] = dd[i] * dd[i] * v[i]
@@ -55,5 +60,5 @@ func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) 
 	}); err != nil {
 		return nil, err
 	}
-	return NewRecipe(spec)
+	return newNamedRecipe(who, spec)
 }

@@ -34,11 +34,16 @@ type SGNHTSettings struct {
 //
 //	r ← r − ε∇Ũ(θ) − εξr + N(0, ε(2A − εB̂));  θ ← θ + εr;  ξ ← ξ + ε(rᵀr/d − 1).
 //
-// s may be nil for the defaults.
+// src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from. s may be nil for
+// the defaults.
 func NewSGNHT(grad Gradient, theta0 []float64, src rand.Source, s *SGNHTSettings) (*Recipe, error) {
 	const who = "NewSGNHT"
 	if s == nil {
 		s = &SGNHTSettings{}
+	}
+	if err := checkStart(who, grad, theta0, src); err != nil {
+		return nil, err
 	}
 	z0, err := momentumState(who, theta0, s.R0, 1)
 	if err != nil {
@@ -89,11 +94,12 @@ func NewSGNHT(grad Gradient, theta0 []float64, src rand.Source, s *SGNHTSettings
 		Simultaneous: s.Simultaneous,
 		Z0:           z0,
 		Src:          src,
+		fused:        &fusedSpec{kind: fusedHMC, c: a, nht: true},
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, momentumNoiseMap(d)); err != nil {
 		return nil, err
 	}
-	return NewRecipe(spec)
+	return newNamedRecipe(who, spec)
 }
 
 // momentumColumn is the d×1 state-dependent block scale·r of SGNHT's Q,

@@ -52,6 +52,8 @@ type SGRHMCSettings struct {
 // a Fisher information) leaves the stiff coordinates little friction against
 // the gradient noise, so scale G down or keep ε small there. With a
 // constant G, gSGRHMC is SGHMC with mass G and friction 1 (in θ's units).
+// src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from.
 func NewSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
 	return newSGRHMCDiag("NewSGRHMC", grad, theta0, metric, src, s, false)
 }
@@ -65,8 +67,11 @@ func NewNaiveSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand
 }
 
 func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings, naive bool) (*Recipe, error) {
-	if metric == nil {
+	if isNil(metric) {
 		return nil, errorf(ErrNil, "%s: nil metric", who)
+	}
+	if err := checkStart(who, grad, theta0, src); err != nil {
+		return nil, err
 	}
 	if s == nil {
 		s = &SGRHMCSettings{}
@@ -101,10 +106,14 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 	if err != nil {
 		return nil, err
 	}
+	spec.fused = &fusedSpec{kind: fusedHMC, dd: fric, isq: mc.isq, prepAfter: true}
+	if !naive {
+		spec.fused.gam = mc.gamIsq
+	}
 	if naive {
 		spec.Naive = "naive SGRHMC (Ma et al. 2015, Eq. 16) omits the correction ∇_θ·G^(−1/2); its stationary distribution is not the target when G depends on θ"
 	}
-	return NewRecipe(*spec)
+	return newNamedRecipe(who, *spec)
 }
 
 // NewSGRHMCDense returns gSGRHMC for a dense metric G(θ), with G^(−1/2),
@@ -112,8 +121,11 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 // O(d⁴) per step. For small d.
 func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
 	const who = "NewSGRHMCDense"
-	if metric == nil {
+	if isNil(metric) {
 		return nil, errorf(ErrNil, "NewSGRHMCDense: nil metric")
+	}
+	if err := checkStart(who, grad, theta0, src); err != nil {
+		return nil, err
 	}
 	if s == nil {
 		s = &SGRHMCSettings{}
@@ -141,7 +153,7 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 	if err != nil {
 		return nil, err
 	}
-	return NewRecipe(*spec)
+	return newNamedRecipe(who, *spec)
 }
 
 // sgrhmcSpec assembles the gSGRHMC recipe from its metric-dependent blocks:

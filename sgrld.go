@@ -27,16 +27,17 @@ type SGRLDSettings struct {
 //
 //	θ ← θ − εG⁻¹∇Ũ(θ) + εΓ(θ) + N(0, 2εG⁻¹).
 //
-// It costs O(d) per step plus one metric evaluation. s may be nil.
+// It costs O(d) per step plus one metric evaluation. src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from. s may be nil.
 func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRLDSettings) (*Recipe, error) {
 	const who = "NewSGRLD"
-	if metric == nil {
+	if isNil(metric) {
 		return nil, errorf(ErrNil, "NewSGRLD: nil metric")
 	}
 	if s == nil {
 		s = &SGRLDSettings{}
 	}
-	if err := checkTheta0(who, theta0); err != nil {
+	if err := checkStart(who, grad, theta0, src); err != nil {
 		return nil, err
 	}
 	d := len(theta0)
@@ -48,6 +49,7 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 		Prepare: mc.prepare,
 		Z0:      theta0,
 		Src:     src,
+		fused:   &fusedSpec{kind: fusedLD, dd: mc.inv, gam: mc.gamInv, prepAfter: true},
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
 		for i, w := range mc.inv {
@@ -56,7 +58,7 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 	}); err != nil {
 		return nil, err
 	}
-	return NewRecipe(spec)
+	return newNamedRecipe(who, spec)
 }
 
 // NewSGRLDDense returns SGRLD for a dense metric G(θ): D = G⁻¹ and
@@ -65,13 +67,13 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 // coordinates j whose ∂G/∂θ_j is zero (a constant metric costs O(d³)).
 func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand.Source, s *SGRLDSettings) (*Recipe, error) {
 	const who = "NewSGRLDDense"
-	if metric == nil {
+	if isNil(metric) {
 		return nil, errorf(ErrNil, "NewSGRLDDense: nil metric")
 	}
 	if s != nil && (s.NoiseVar != nil || s.EstimateNoise) {
 		return nil, errorf(ErrUnsupported, "NewSGRLDDense: B̂ correction is supported for diagonal metrics only")
 	}
-	if err := checkTheta0(who, theta0); err != nil {
+	if err := checkStart(who, grad, theta0, src); err != nil {
 		return nil, err
 	}
 	d := len(theta0)
@@ -80,7 +82,7 @@ func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand
 	if err != nil {
 		return nil, err
 	}
-	return NewRecipe(RecipeSpec{
+	return newNamedRecipe(who, RecipeSpec{
 		Grad:    grad,
 		D:       dm,
 		Gamma:   func(dst, _ []float64) { copy(dst, mc.gamma) },

@@ -7,6 +7,8 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // SGRLDSimplexSettings configures NewSGRLDSimplex. The zero value is a Gamma
@@ -43,7 +45,7 @@ type SGRLDSimplex struct {
 	d     int
 	block int
 	est   ShapeEstimator
-	rng   *rand.Rand
+	src   *rng.Normal // the chain's generator, seeded from the constructor's source
 	t     int
 
 	theta, next []float64
@@ -57,7 +59,8 @@ var _ Sampler = (*SGRLDSimplex)(nil)
 // shape comes from est at every Step, with randomness from src. theta0 must
 // be non-negative and finite, and not all zero within a simplex block; it is
 // copied. est may be nil if the caller supplies â to StepShape instead. s may
-// be nil for the defaults.
+// be nil for the defaults. src seeds the chain's generator: two words drawn from it once, at
+// construction, seed the rng.Normal every draw of the chain comes from.
 func NewSGRLDSimplex(est ShapeEstimator, theta0 []float64, src rand.Source, s *SGRLDSimplexSettings) (*SGRLDSimplex, error) {
 	if s == nil {
 		s = &SGRLDSimplexSettings{}
@@ -75,9 +78,10 @@ func NewSGRLDSimplex(est ShapeEstimator, theta0 []float64, src rand.Source, s *S
 		}
 	}
 	g := &SGRLDSimplex{
-		d: d, block: block, est: est, rng: rand.New(src),
+		d: d, block: block, est: est,
 		theta: make([]float64, d), next: make([]float64, d), ahat: make([]float64, d),
 	}
+	g.src, _ = rng.NewNormalFrom(src) // src is not nil
 	copy(g.theta, theta0)
 	if block > 0 {
 		g.omega = make([]float64, d)
@@ -126,22 +130,35 @@ func (g *SGRLDSimplex) StepShape(h float64, ahat []float64) error {
 	return g.step(h, ahat)
 }
 
+// step moves θ into g.next, a block of normals at a time, and swaps it in
+// on success; on failure it rewinds the generator.
 func (g *SGRLDSimplex) step(h float64, ahat []float64) error {
 	step := g.t + 1
+	save := *g.src
 	s2h := math.Sqrt(2 * h)
-	for j, a := range ahat {
-		if !(a > 0) || a > math.MaxFloat64 {
-			return &StepError{Step: step, Index: j, Value: a, What: "shape estimate must be positive and finite"}
+	var nrm [fusedChunk]float64
+	for c0 := 0; c0 < len(ahat); c0 += fusedChunk {
+		w := nrm[:min(fusedChunk, len(ahat)-c0)]
+		g.src.Fill(w)
+		for k, x := range w {
+			j := c0 + k
+			a := ahat[j]
+			if !(a > 0) || a > math.MaxFloat64 {
+				*g.src = save
+				return &StepError{Step: step, Index: j, Value: a, What: "shape estimate must be positive and finite"}
+			}
+			th := g.theta[j]
+			v := math.Abs(th + h*(a-th) + s2h*math.Sqrt(th)*x)
+			if v > math.MaxFloat64 || v != v {
+				*g.src = save
+				return &StepError{Step: step, Index: j, Value: v, What: "θ is not finite"}
+			}
+			g.next[j] = v
 		}
-		th := g.theta[j]
-		v := math.Abs(th + h*(a-th) + s2h*math.Sqrt(th)*g.rng.NormFloat64())
-		if v > math.MaxFloat64 || v != v {
-			return &StepError{Step: step, Index: j, Value: v, What: "θ is not finite"}
-		}
-		g.next[j] = v
 	}
 	if g.omega != nil {
 		if err := g.checkBlocks(step); err != nil {
+			*g.src = save
 			return err
 		}
 		g.normalize(g.next)

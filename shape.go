@@ -43,6 +43,7 @@ type CountMinibatch struct {
 	alpha []float64
 	data  Counts
 	n     int
+	src   rand.Source
 	rng   *rand.Rand
 	perm  []int
 	idx   []int
@@ -62,10 +63,10 @@ func NewCountMinibatch(alpha []float64, data Counts, n int, src rand.Source) (*C
 			return nil, errorf(ErrRange, "NewCountMinibatch: alpha[%d] = %v, want positive and finite", j, a)
 		}
 	}
-	if data == nil {
+	if isNil(data) {
 		return nil, errorf(ErrNil, "NewCountMinibatch: nil data")
 	}
-	if src == nil {
+	if isNil(src) {
 		return nil, errorf(ErrNil, "NewCountMinibatch: nil random source")
 	}
 	N := data.Len()
@@ -86,6 +87,7 @@ func NewCountMinibatch(alpha []float64, data Counts, n int, src rand.Source) (*C
 		alpha: append([]float64(nil), alpha...),
 		data:  data,
 		n:     n,
+		src:   src,
 		rng:   rand.New(src),
 		idx:   make([]int, n),
 	}
@@ -114,7 +116,13 @@ func (b *CountMinibatch) Size() int { return b.n }
 func (b *CountMinibatch) Indices() []int { return b.idx }
 
 // Shape draws a new minibatch and writes â = α + (N/n) Σ_{i∈S} z_i into dst.
+// dst must have length Dim; otherwise Shape fills it with NaN, which the
+// samplers report as an invalid shape estimate, and draws nothing.
 func (b *CountMinibatch) Shape(dst []float64) {
+	if len(dst) != len(b.alpha) {
+		fillNaN(dst)
+		return
+	}
 	if b.full != nil {
 		copy(dst, b.full)
 		return
@@ -171,10 +179,13 @@ func checkSimplexSetup(name string, est ShapeEstimator, theta0 []float64, src ra
 	if d == 0 {
 		return 0, errorf(ErrDimension, "%s: empty theta0", name)
 	}
-	if src == nil {
+	if isNil(src) {
 		return 0, errorf(ErrNil, "%s: nil random source", name)
 	}
-	if e, ok := est.(interface{ Dim() int }); ok && e.Dim() != d {
+	if est != nil && isNil(est) {
+		return 0, errorf(ErrNil, "%s: the shape estimator is a nil %T (pass a nil ShapeEstimator to supply â with StepShape)", name, est)
+	}
+	if e, ok := est.(dimensioned); ok && e.Dim() != d {
 		return 0, errorf(ErrDimension, "%s: shape estimator dimension %d, len(theta0) = %d", name, e.Dim(), d)
 	}
 	if block < 0 || (block > 0 && d%block != 0) {

@@ -7,7 +7,67 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"strings"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
+
+// isNil reports whether v is nil or a nil pointer, map, slice, func or
+// channel held in an interface: an argument whose methods would fail (a
+// nil *Minibatch passed as a Gradient, a nil GradFunc).
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch r := reflect.ValueOf(v); r.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return r.IsNil()
+	}
+	return false
+}
+
+// dimensioned is a Gradient or ShapeEstimator that knows its dimension
+// (Minibatch, Affine, CountMinibatch, FixedShape, FullGradient).
+type dimensioned interface{ Dim() int }
+
+// checkGrad validates a constructor's gradient: not nil (nor a nil
+// pointer or function), and of dimension d if it knows its dimension.
+func checkGrad(who string, grad Gradient, d int) error {
+	if isNil(grad) {
+		if grad != nil {
+			return errorf(ErrNil, "%s: nil Gradient (a nil %T)", who, grad)
+		}
+		return errorf(ErrNil, "%s: nil Gradient", who)
+	}
+	if g, ok := grad.(dimensioned); ok && g.Dim() != d {
+		return errorf(ErrDimension, "%s: the gradient (%T) has dimension %d, θ has %d (len(theta0))", who, grad, g.Dim(), d)
+	}
+	return nil
+}
+
+// faulter is a Gradient that can say why the last gradient it wrote is
+// not finite when its own misuse is the cause (a Minibatch caught in use
+// by two goroutines at once).
+type faulter interface{ fault() error }
+
+// checkGradValue returns nil if the gradient x written by g at step is
+// finite, and otherwise a *StepError naming the first non-finite
+// coordinate, or g's own fault (wrapped in StepError.Err) if it reports
+// one. It costs what checkFinite costs; the fault is looked up only on
+// failure.
+func checkGradValue(g Gradient, x []float64, step int) error {
+	i := firstNonFinite(x)
+	if i < 0 {
+		return nil
+	}
+	if f, ok := g.(faulter); ok {
+		if err := f.fault(); err != nil {
+			return &StepError{Step: step, Index: -1, Value: x[i], What: strings.TrimPrefix(err.Error(), "sgmcmc: "), Err: err}
+		}
+	}
+	return &StepError{Step: step, Index: i, Value: x[i], What: "non-finite gradient"}
+}
 
 // firstNonFinite returns the index of the first NaN or Inf in x, or -1.
 func firstNonFinite(x []float64) int {
@@ -78,6 +138,33 @@ func checkTheta0(who string, theta0 []float64) error {
 	return checkVector(who, "theta0", theta0, -1, anyFinite)
 }
 
+// checkStart validates the arguments that the gradient samplers'
+// constructors share: theta0 non-empty and finite, grad not nil and of
+// dimension len(theta0) if it knows its dimension, src not nil.
+func checkStart(who string, grad Gradient, theta0 []float64, src rand.Source) error {
+	if err := checkTheta0(who, theta0); err != nil {
+		return err
+	}
+	if err := checkGrad(who, grad, len(theta0)); err != nil {
+		return err
+	}
+	if isNil(src) {
+		return errorf(ErrNil, "%s: nil random source", who)
+	}
+	return nil
+}
+
+// newNamedRecipe is NewRecipe for the constructor who, which it records as
+// the Recipe's kind in checkpoints ("NewSGHMC" gives "SGHMC").
+func newNamedRecipe(who string, spec RecipeSpec) (*Recipe, error) {
+	r, err := NewRecipe(spec)
+	if err != nil {
+		return nil, err
+	}
+	r.kind = strings.TrimPrefix(who, "New")
+	return r, nil
+}
+
 // momentumState returns the initial state (θ₀, r₀, 0…) with extra
 // trailing coordinates; a nil r0 means zero momentum.
 func momentumState(who string, theta0, r0 []float64, extra int) ([]float64, error) {
@@ -116,10 +203,10 @@ func (spec *RecipeSpec) setNoise(who string, d int, v []float64, estimate bool, 
 
 // resampleMomentum returns a Refresh that draws r ~ N(0, diag(mass)), with
 // mass nil meaning I.
-func resampleMomentum(d int, mass []float64) func(z []float64, rng *rand.Rand) {
-	return func(z []float64, rng *rand.Rand) {
+func resampleMomentum(d int, mass []float64) func(z []float64, g *rng.Normal) {
+	return func(z []float64, g *rng.Normal) {
 		for i := range d {
-			r := rng.NormFloat64()
+			r := g.Norm()
 			if mass != nil {
 				r *= math.Sqrt(mass[i])
 			}

@@ -22,7 +22,9 @@
 // predictive results are the same within a few thousandths), and SGRLD and
 // gSGRHMC use the constant diagonal metric G ∝ diag ∇²U there: the Fisher
 // information's diagonal plus the prior precision. Each sampler runs 4
-// chains (-chains) with sgmcmc.RunChains, two at a time on two cores, each
+// chains (-chains), the chains sgmcmc.RunChains would run but one after
+// another, each splitting its minibatch gradients over every core (the
+// model's LogLikGradBatch, the same bits for any number of cores), each
 // chain 30,000 steps (-steps) with a burn-in of a fifth and 200 evenly
 // thinned draws (-draws). The samplers are scored by their posterior
 // predictive on the test set, p(y = 1 | x) = mean over the draws of all
@@ -75,7 +77,8 @@
 // With -json it prints one JSON object {"rows": [...]} to stdout and nothing
 // else, each row with the keys sampler, chains, steps (per chain, burn-in
 // included), seconds (one chain's sampling wall time, averaged over the
-// chains, so steps/seconds is one chain's speed on one core),
+// chains, so steps/seconds is one chain's speed, its gradients on every
+// core),
 // test_accuracy, test_loglik, draw_loglik, rhat_max, ess_bulk_min and
 // ess_tail_min.
 //

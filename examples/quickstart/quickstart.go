@@ -51,7 +51,8 @@ type Row struct {
 	ChainCount int    `json:"chains"`
 	Steps      int    `json:"steps"` // per chain, burn-in included
 	// Seconds is the wall time of one chain's sampling, averaged over the
-	// chains: Steps/Seconds is the speed of one chain on one core.
+	// chains: Steps/Seconds is the speed of one chain, which has every core
+	// for its minibatch gradients.
 	Seconds  float64 `json:"seconds"`
 	Accuracy float64 `json:"test_accuracy"` // of the posterior predictive
 	LogLik   float64 `json:"test_loglik"`   // mean test log predictive density
@@ -214,13 +215,15 @@ func constMetric(g []float64, scale float64) sgmcmc.DiagMetric {
 	})
 }
 
-// Sample runs c.Chains chains of every sampler of the demo on p with
-// sgmcmc.RunChains, on minibatches of c.Batch drawn without replacement,
-// scores their pooled draws on the test set and summarises them. The
-// chains of sampler k have the master seed 1000·c.Seed + k: chain i draws
-// its minibatches from a PCG seeded from ChainSource(seed, i) and its noise
-// from ChainSource(seed, i) itself. The chains run at most GOMAXPROCS at a
-// time.
+// Sample runs c.Chains chains of every sampler of the demo on p, on
+// minibatches of c.Batch drawn without replacement, scores their pooled
+// draws on the test set and summarises them. The chains of sampler k have
+// the master seed 1000·c.Seed + k: chain i draws its minibatches from a PCG
+// seeded from ChainSource(seed, i) and its noise from ChainSource(seed, i)
+// itself, exactly as sgmcmc.RunChains would run them. They run one after
+// another, each with every core for its minibatch gradients (the model's
+// LogLikGradBatch splits a batch over the cores, with the same result for
+// any number of them).
 func Sample(ctx context.Context, p *Problem, c Config) ([]Result, error) {
 	k := c.Chains
 	if k == 0 {
@@ -267,10 +270,16 @@ func Sample(ctx context.Context, p *Problem, c Config) ([]Result, error) {
 			return nil
 		}
 		seed := 1000*c.Seed + uint64(i)
-		chains, err := sgmcmc.RunChains(ctx, k, seed, newSampler,
-			sgmcmc.RunOptions{Draws: c.Draws, BurnIn: burn, Thin: thin, Schedule: m.schedule, Callback: clock})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m.name, err)
+		chains := make([]*sgmcmc.Chain, k)
+		for ch := range k {
+			s, err := newSampler(ch, sgmcmc.ChainSource(seed, ch))
+			if err == nil {
+				chains[ch], err = sgmcmc.Run(ctx, s,
+					sgmcmc.RunOptions{Draws: c.Draws, BurnIn: burn, Thin: thin, Schedule: m.schedule, Callback: clock})
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s chain %d: %w", m.name, ch, err)
+			}
 		}
 		var secs float64
 		for ch := range k {

@@ -338,13 +338,14 @@ func TestPredictive(t *testing.T) {
 	}
 }
 
-// BenchmarkMinibatchGrad is one minibatch gradient of a9a, n = 500.
+// BenchmarkMinibatchGrad is one minibatch gradient of a9a, n = 500:
+// sgmcmc.Minibatch's Grad (a new batch drawn, then LogLikGradBatch, its
+// parts on every core), and on one fixed batch, LogLikGradBatch alone and
+// the rows one at a time (LogLikGrad). cpu-ns/op is the
+// process's CPU time per gradient: on a shared machine wall time also counts
+// the time other processes hold the cores.
 func BenchmarkMinibatchGrad(b *testing.B) {
 	m, err := NewModel(loadTrain(b), 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mb, err := sgmcmc.NewMinibatch(m, 500, false, rand.NewPCG(1, 1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -353,10 +354,47 @@ func BenchmarkMinibatchGrad(b *testing.B) {
 		b.Fatal(err)
 	}
 	dst := make([]float64, m.Dim())
-	b.ReportAllocs()
-	for b.Loop() {
-		mb.Grad(dst, theta)
+	run := func(b *testing.B, f func()) {
+		b.ReportAllocs()
+		c0, ok := processCPU()
+		for b.Loop() {
+			f()
+		}
+		if c1, _ := processCPU(); ok {
+			b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
 	}
+	b.Run("minibatch", func(b *testing.B) {
+		mb, err := sgmcmc.NewMinibatch(m, 500, false, rand.NewPCG(1, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, func() { mb.Grad(dst, theta) })
+	})
+	b.Run("batch", func(b *testing.B) {
+		mb, err := sgmcmc.NewMinibatch(m, 500, false, rand.NewPCG(1, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		idx := mb.Draw()
+		run(b, func() {
+			clear(dst)
+			m.LogLikGradBatch(dst, theta, idx, 65.1)
+		})
+	})
+	b.Run("rows", func(b *testing.B) {
+		mb, err := sgmcmc.NewMinibatch(m, 500, false, rand.NewPCG(1, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		idx := mb.Draw()
+		run(b, func() {
+			clear(dst)
+			for _, i := range idx {
+				m.LogLikGrad(dst, theta, i, 65.1)
+			}
+		})
+	})
 }
 
 // TestLogPosterior checks LogPosterior against the log prior plus the sum

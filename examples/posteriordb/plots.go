@@ -1,0 +1,118 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// writePlots writes errors.png (each row's worst mean error against its
+// worst sd error, with the goal's box) and cost.png (each row's smallest
+// bulk ESS against its gradient evaluations) into dir.
+func writePlots(dir string, rows []Row) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// Log axes: errors below 1e-4 are drawn at 1e-4, above 10 at 10.
+	const floor, ceil = 1e-4, 10
+	clamp := func(v float64) float64 { return math.Min(math.Max(v, floor), ceil) }
+	err := scatter(filepath.Join(dir, "errors.png"), rows,
+		"Worst error of each method on each target (goal: inside the dashed box)",
+		"worst |mean − reference| / reference sd (clamped to [1e-4, 10])", "worst |sd / reference sd − 1| (clamped to [1e-4, 10])",
+		func(r Row) (float64, float64) { return clamp(r.MaxMeanErrSD), clamp(math.Abs(r.MaxSDRelErr)) },
+		[2]float64{0.1, 0.1}, true)
+	if err != nil {
+		return err
+	}
+	return scatter(filepath.Join(dir, "cost.png"), rows,
+		"Cost and efficiency (goal: above the dashed line, 2,000 on illcond100)",
+		"gradient evaluations, warmup included", "smallest bulk ESS over parameters",
+		func(r Row) (float64, float64) { return math.Max(float64(r.GradEvals), 1), math.Max(r.MinESSBulk, 1) },
+		[2]float64{math.NaN(), 1000}, false)
+}
+
+// scatter draws one point per row, colour by method and glyph by target,
+// on log axes, with dashed goal lines at x = goal[0] and y = goal[1] (NaN
+// for none), and the legend at the top left or right.
+func scatter(file string, rows []Row, title, xlab, ylab string, xy func(Row) (float64, float64), goal [2]float64, legendLeft bool) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	p.X.Label.Text, p.Y.Label.Text = xlab, ylab
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	var targets, methods []string
+	for _, r := range rows {
+		if !slices.Contains(targets, r.Target) {
+			targets = append(targets, r.Target)
+		}
+		if !slices.Contains(methods, r.Method) {
+			methods = append(methods, r.Method)
+		}
+	}
+	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		x, y := xy(r)
+		xmin, xmax, ymin, ymax = math.Min(xmin, x), math.Max(xmax, x), math.Min(ymin, y), math.Max(ymax, y)
+		s, err := plotter.NewScatter(plotter.XYs{{X: x, Y: y}})
+		if err != nil {
+			return err
+		}
+		s.Color = plotutil.Color(slices.Index(methods, r.Method))
+		s.Shape = plotutil.Shape(slices.Index(targets, r.Target))
+		s.Radius = vg.Points(4)
+		p.Add(s)
+	}
+	for i, g := range goal {
+		if math.IsNaN(g) {
+			continue
+		}
+		var pts plotter.XYs
+		if i == 0 {
+			ymin, ymax = math.Min(ymin, g/2), math.Max(ymax, 2*g)
+			pts = plotter.XYs{{X: g, Y: ymin}, {X: g, Y: ymax}}
+			xmin, xmax = math.Min(xmin, g/2), math.Max(xmax, 2*g)
+		} else {
+			ymin, ymax = math.Min(ymin, g/2), math.Max(ymax, 2*g)
+			pts = plotter.XYs{{X: xmin, Y: g}, {X: xmax, Y: g}}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		l.Color = color.Gray{Y: 100}
+		p.Add(l)
+	}
+	for k, m := range methods {
+		s, _ := plotter.NewScatter(plotter.XYs{{}})
+		s.Color = plotutil.Color(k)
+		s.Shape = draw.CircleGlyph{}
+		s.Radius = vg.Points(4)
+		p.Legend.Add(m, s)
+	}
+	for k, t := range targets {
+		s, _ := plotter.NewScatter(plotter.XYs{{}})
+		s.Color = color.Black
+		s.Shape = plotutil.Shape(k)
+		s.Radius = vg.Points(4)
+		p.Legend.Add(t, s)
+	}
+	p.Legend.Top = true
+	p.Legend.Left = legendLeft
+	p.X.Min, p.X.Max = xmin/1.5, xmax*1.5
+	p.Y.Min, p.Y.Max = ymin/1.5, ymax*3
+	return p.Save(7*vg.Inch, 5*vg.Inch, file)
+}

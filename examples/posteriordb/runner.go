@@ -1,0 +1,72 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sgmcmc-go/sgmcmc"
+)
+
+// numChains is the number of chains of every run.
+const numChains = 4
+
+// runner runs one method on one target: it returns the kept draws of each
+// chain in the model's unconstrained space (chain × draw × parameter),
+// what the run reported, and its error; on error, the draws kept before it
+// (any chain may be shorter or nil).
+type runner func(ctx context.Context, t *Target, method string, seed uint64, draws int) ([][][]float64, runInfo, error)
+
+// methodByName maps the row names of the methods to Sample's methods.
+var methodByName = map[string]sgmcmc.Method{
+	"SGLD":    sgmcmc.SGLDMethod{},
+	"SGHMC":   sgmcmc.SGHMCMethod{},
+	"SGNHT":   sgmcmc.SGNHTMethod{},
+	"gSGRHMC": sgmcmc.SGRHMCMethod{},
+	"HAMCMC":  sgmcmc.HAMCMCMethod{},
+	"pSGLD":   sgmcmc.PSGLDMethod{},
+}
+
+// runMethod is the runner of the example: one call of sgmcmc.Sample with
+// every setting at its default but the number of draws, from the user's
+// start t.Start, with the model wrapped to count its evaluations.
+func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws int) ([][][]float64, runInfo, error) {
+	var info runInfo
+	m, ok := methodByName[method]
+	if !ok {
+		return nil, info, fmt.Errorf("unknown method %q (have %v)", method, Methods)
+	}
+	cm, err := newCountingModel(t.Model)
+	if err != nil {
+		return nil, info, err
+	}
+	res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: cm, Names: t.UNames}, t.Start,
+		&sgmcmc.SampleSettings{Chains: numChains, Draws: draws, Seed: seed}, m)
+	cm.info(&info)
+	if res == nil {
+		return nil, info, err
+	}
+	info.Divergences = res.Divergences
+	info.Warnings = res.Warnings
+	info.WarmupGradEvals = res.WarmupGradEvals
+	info.SampleGradEvals = res.GradEvals
+	for _, a := range res.Adapted {
+		if a.BatchSize > info.BatchSize {
+			info.BatchSize = a.BatchSize
+		}
+	}
+	out := make([][][]float64, len(res.Chains))
+	for c, ch := range res.Chains {
+		if ch == nil {
+			continue
+		}
+		out[c] = make([][]float64, ch.Len())
+		for i := range out[c] {
+			out[c][i] = ch.At(i)
+		}
+	}
+	return out, info, err
+}

@@ -1,0 +1,429 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"errors"
+	"math"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
+)
+
+// Fused steps.
+//
+// The named samplers whose D and Q are made of scalar and diagonal blocks
+// (SGLD, SGHMC, SGNHT, SGRLD and gSGRHMC with a diagonal metric, in the
+// default sequential sweep) take their steps here rather than through the
+// operators of the generic Recipe: one pass over the state that draws the
+// noise a block of normals at a time, updates the momentum and θ, judges
+// the previous transition's divergence, keeps the copy of the state that a
+// failed step is undone from, and checks the new state's finiteness. The
+// arithmetic is the generic path's, operation for operation and in the same
+// order, so the two give the same bits (recipe_test.go compares them); the
+// pass only skips the generic path's intermediate vectors (∇H, the
+// increment, the noise), its interface calls and its separate passes.
+//
+// Above ParallelDim the pass runs in blocks on several cores (blocks.go),
+// each block drawing from its own generator.
+
+// Kinds of fused step.
+const (
+	fusedLD  = iota + 1 // θ only: SGLD, SGRLD
+	fusedHMC            // θ and a momentum r: SGHMC, gSGRHMC, SGNHT
+)
+
+// fusedSpec describes a named sampler's fused step: the values its generic
+// Recipe reads from its operators. Slices are read at every step, so a
+// metric cache may update them in place.
+type fusedSpec struct {
+	kind int
+	// c is the scalar diffusion of the noisy block (θ for fusedLD, r for
+	// fusedHMC) when dd is nil.
+	c float64
+	// dd is the diagonal diffusion of the noisy block, or nil.
+	dd []float64
+	// gam is Γ on the noisy block, or nil for zero.
+	gam []float64
+	// im is SGHMC's inverse mass, ∇_r K = r∘im; nil for r.
+	im []float64
+	// isq is gSGRHMC's G^(−1/2): Q_rθ = diag(isq), Q_θr = −diag(isq); nil
+	// for Q_rθ = I, Q_θr = −I.
+	isq []float64
+	// nht adds SGNHT's thermostat ξ = z[2d] with diffusion A = c: the
+	// momentum's friction ξ, and ξ ← ξ + ε(rᵀr/d − 1).
+	nht bool
+	// prepAfter calls Prepare after θ moves (a metric at the new θ).
+	prepAfter bool
+}
+
+// fusedPart is one block's share of a fused step's sums.
+type fusedPart struct {
+	du    float64 // the previous transition's trapezoid ΔU
+	chk   float64 // Σ of the new θ: not finite if one of them is not
+	sumsq float64 // Σ r² of the new momentum (SGNHT)
+	psd   int     // first z index where 2D − εB̂ < 0, or -1
+	psdV  float64 // 2D − εB̂ there
+}
+
+// fused is a Recipe's fused step: its spec, buffers and per-step values.
+type fused struct {
+	fusedSpec
+	r     *Recipe
+	blk   blockSet
+	parts []fusedPart
+	bak   []float64 // θ_t, which becomes the divergence tracker's start
+	rbak  []float64 // r_t (fusedHMC)
+	// per step
+	eps float64
+	b   []float64 // B̂ in z-space, or nil
+	axi float64   // SGNHT: −(ξ − A), the momentum's extra friction coefficient
+}
+
+func newFused(r *Recipe, s *fusedSpec) *fused {
+	f := &fused{fusedSpec: *s, r: r}
+	f.blk = newBlockSet(f, r.gen, r.d)
+	f.parts = make([]fusedPart, f.blk.nb)
+	f.bak = make([]float64, r.d)
+	if f.kind == fusedHMC {
+		f.rbak = make([]float64, r.d)
+	}
+	return f
+}
+
+// runBlock is the pass over block k.
+func (f *fused) runBlock(k int) {
+	lo, hi := f.blk.rng(k)
+	g := f.blk.gen(k)
+	if f.kind == fusedLD {
+		f.passLD(lo, hi, g, &f.parts[k])
+	} else {
+		f.passHMC(lo, hi, g, &f.parts[k])
+	}
+}
+
+// fusedChunk is the number of normals drawn at a time: small enough to stay
+// in L1 with the state they update.
+const fusedChunk = 256
+
+// minLeanSD is the smallest noise scale for which the lean loops, which
+// skip the generic path's additions of zero, give its bits: above it sd·x
+// is never zero (|x| > 10⁻⁸ for every normal the generator draws).
+const minLeanSD = 1e-290
+
+// passLD is the fused SGLD/SGRLD step over θ[lo:hi]:
+// θ ← θ + ε(Γ − D∇Ũ) + N(0, ε(2D − εB̂)).
+//
+// The sums run in local variables (a sum kept in *p would go through
+// memory at every coordinate) and every slice is cut to the chunk, so that
+// the loops carry no bounds checks.
+func (f *fused) passLD(lo, hi int, g *rng.Normal, p *fusedPart) {
+	r := f.r
+	eps, b, dd, gam := f.eps, f.b, f.dd, f.gam
+	a := -1 * f.c
+	sd := math.Sqrt(2 * eps * f.c)
+	lean := dd == nil && gam == nil && b == nil && sd > minLeanSD
+	du, chk := 0.0, 0.0
+	psd, psdV := -1, 0.0
+	var nrm [fusedChunk]float64
+	for c0 := lo; c0 < hi; c0 += fusedChunk {
+		c1 := min(c0+fusedChunk, hi)
+		n := c1 - c0
+		w := nrm[:n]
+		g.Fill(w)
+		z, gr := r.z[c0:c1:c1], r.g[c0:c1:c1]
+		from, g0 := r.div.from[c0:c1:c1], r.div.g[c0:c1:c1]
+		bak := f.bak[c0:c1:c1]
+		_, _, _, _, _ = z[n-1], gr[n-1], from[n-1], g0[n-1], bak[n-1]
+		if lean {
+			// SGLD with D = cI: the common case, kept lean. The generic
+			// path's θ + (ε(0 + a(0 + g)) + sd·x) is θ + (ε·a·g + sd·x):
+			// the additions of 0 only turn −0 into +0, which sd·x ≠ 0 hides.
+			for k, x := range w {
+				th, gi := z[k], gr[k]
+				du += (th - from[k]) * (g0[k] + gi)
+				bak[k] = th
+				tn := th + (eps*(a*gi) + sd*x)
+				z[k] = tn
+				chk += tn
+			}
+			continue
+		}
+		for k, x := range w {
+			i := c0 + k
+			th, gi := z[k], gr[k]
+			du += (th - from[k]) * (g0[k] + gi)
+			bak[k] = th
+			di, ai := f.c, a
+			if dd != nil {
+				di = dd[i]
+				ai = -1 * di
+			}
+			inc := 0.0
+			if gam != nil {
+				inc = gam[i]
+			}
+			inc += ai * (0 + gi)
+			var nz float64
+			if dd == nil && b == nil {
+				nz = sd * x
+			} else {
+				bi := 0.0
+				if b != nil {
+					bi = b[i]
+				}
+				v := 2*di - eps*bi
+				if !(v >= 0) && psd < 0 {
+					psd, psdV = i, v
+				}
+				nz = math.Sqrt(eps*v) * x
+			}
+			tn := th + (eps*inc + nz)
+			z[k] = tn
+			chk += tn
+		}
+	}
+	// The ½ of each term, applied once: scaling by a power of two is exact.
+	*p = fusedPart{du: 0.5 * du, chk: chk, psd: psd, psdV: psdV}
+}
+
+// passHMC is the fused sweep of SGHMC, gSGRHMC and SGNHT over coordinates
+// [lo:hi) of θ and r: first r ← r + ε(Γ_r − D_rr∇_rK − Q_rθ∇Ũ [− (ξ−A)r])
+// + N(0, ε(2D_rr − εB̂)), then θ ← θ − εQ_θr∇_rK at the new r. Its loops
+// are written as passLD's.
+func (f *fused) passHMC(lo, hi int, g *rng.Normal, p *fusedPart) {
+	r := f.r
+	d := r.d
+	eps, b, dd, gam, im, isq := f.eps, f.b, f.dd, f.gam, f.im, f.isq
+	a := -1 * f.c
+	sd := math.Sqrt(2 * eps * f.c)
+	axi := f.axi
+	lean := dd == nil && gam == nil && b == nil && im == nil && isq == nil && !f.nht && sd > minLeanSD
+	du, chk, sumsq := 0.0, 0.0, 0.0
+	psd, psdV := -1, 0.0
+	var nrm [fusedChunk]float64
+	for c0 := lo; c0 < hi; c0 += fusedChunk {
+		c1 := min(c0+fusedChunk, hi)
+		n := c1 - c0
+		w := nrm[:n]
+		g.Fill(w)
+		th, mom, gr := r.z[c0:c1:c1], r.z[d+c0:d+c1:d+c1], r.g[c0:c1:c1]
+		from, g0 := r.div.from[c0:c1:c1], r.div.g[c0:c1:c1]
+		bak, rbak := f.bak[c0:c1:c1], f.rbak[c0:c1:c1]
+		_, _, _, _, _, _, _ = th[n-1], mom[n-1], gr[n-1], from[n-1], g0[n-1], bak[n-1], rbak[n-1]
+		if lean {
+			// SGHMC with M = I: the common case, kept lean.
+			for k, x := range w {
+				t, rv, gi := th[k], mom[k], gr[k]
+				du += (t - from[k]) * (g0[k] + gi)
+				bak[k], rbak[k] = t, rv
+				// As in passLD, the generic path's additions of 0 change
+				// nothing here but the sign of a zero that sd·x ≠ 0 hides,
+				// and ε(0 + r) + 0 is εr + 0.
+				rn := rv + (eps*(a*rv-gi) + sd*x)
+				mom[k] = rn
+				tn := t + (eps*rn + 0)
+				th[k] = tn
+				chk += tn
+			}
+			continue
+		}
+		for k, x := range w {
+			i := c0 + k
+			t, rv, gi := th[k], mom[k], gr[k]
+			du += (t - from[k]) * (g0[k] + gi)
+			bak[k], rbak[k] = t, rv
+			// ∇_r K at r_t.
+			kr := rv
+			if im != nil {
+				kr = rv * im[i]
+			}
+			di, ai := f.c, a
+			if dd != nil {
+				di = dd[i]
+				ai = -1 * di
+			}
+			q := -1.0 // Q_rθ = I
+			if isq != nil {
+				q = -1 * isq[i]
+			}
+			inc := 0.0
+			if gam != nil {
+				inc = gam[i]
+			}
+			inc = (inc + ai*kr) + q*(0+gi)
+			if f.nht {
+				inc += axi * rv
+			}
+			var nz float64
+			if dd == nil && b == nil {
+				nz = sd * x
+			} else {
+				bi := 0.0
+				if b != nil {
+					bi = b[d+i]
+				}
+				v := 2*di - eps*bi
+				if !(v >= 0) && psd < 0 {
+					psd, psdV = d+i, v
+				}
+				nz = math.Sqrt(eps*v) * x
+			}
+			rn := rv + (eps*inc + nz)
+			mom[k] = rn
+			if f.nht {
+				sumsq += rn * rn
+			}
+			// ∇_r K at r_{t+1}, then θ.
+			kn := rn
+			if im != nil {
+				kn = rn * im[i]
+			}
+			pt := 1.0 // −Q_θr = I
+			if isq != nil {
+				pt = -1 * -isq[i]
+			}
+			tn := t + (eps*(0+pt*kn) + 0)
+			th[k] = tn
+			chk += tn
+		}
+	}
+	// The ½ of each term, applied once: scaling by a power of two is exact.
+	*p = fusedPart{du: 0.5 * du, chk: chk, sumsq: sumsq, psd: psd, psdV: psdV}
+}
+
+// step is the fused Recipe step. It mirrors Recipe.step with the sweep
+// integrator, and on failure leaves the Recipe exactly as it was.
+func (f *fused) step(eps float64, step int) error {
+	r := f.r
+	s := &r.spec
+	d := r.d
+	genSave := *r.gen
+	f.blk.save()
+	divSave := r.div.mark()
+	var xi0 float64
+	if f.nht {
+		xi0 = r.z[2*d]
+	}
+	moved := false
+	fail := func(err error) error {
+		*r.gen = genSave
+		f.blk.restore()
+		r.div.reset(divSave)
+		if moved {
+			copy(r.z[:d], f.bak)
+			if f.rbak != nil {
+				copy(r.z[d:2*d], f.rbak)
+			}
+			if f.nht {
+				r.z[2*d] = xi0
+			}
+		}
+		r.thVer++
+		if s.Prepare != nil {
+			if perr := s.Prepare(r.z); perr != nil {
+				return errors.Join(err, errorf(nil, "step %d: Prepare fails at the restored state: %w", step, perr))
+			}
+		}
+		return err
+	}
+	r.thVer++
+	if err := r.prepare(step); err != nil {
+		return fail(err)
+	}
+	s.Grad.Grad(r.g, r.z[:d])
+	r.gVer = r.thVer
+	f.b = nil
+	if r.b != nil {
+		if s.EstimateNoise {
+			if err := checkGradValue(s.Grad, r.g, step); err != nil {
+				return fail(err)
+			}
+			s.Grad.(NoiseEstimator).NoiseVar(r.v)
+		} else {
+			copy(r.v, s.NoiseVar)
+		}
+		s.NoiseMap(r.b, r.z, r.v)
+		f.b = r.b
+	}
+	f.eps = eps
+	if f.nht {
+		// The momentum's friction from ξ: Q_rξ ∇_ξK = (r/d)·d(ξ − A).
+		fd := float64(d)
+		f.axi = (-1 * (1 / fd)) * (fd * (r.z[2*d] - f.c))
+	}
+	moved = true
+	f.blk.do(f)
+	// The blocks' sums, in block order.
+	tot := fusedPart{psd: -1}
+	for k := range f.parts {
+		p := &f.parts[k]
+		if k == 0 {
+			tot.du, tot.chk, tot.sumsq = p.du, p.chk, p.sumsq
+		} else {
+			tot.du += p.du
+			tot.chk += p.chk
+			tot.sumsq += p.sumsq
+		}
+		if tot.psd < 0 && p.psd >= 0 {
+			tot.psd, tot.psdV = p.psd, p.psdV
+		}
+	}
+	if f.nht {
+		// ξ ← ξ + ε(−1 + (1/d)·rᵀr), as Γ_ξ = −1 and Q_ξr = −rᵀ/d give it.
+		fd := float64(d)
+		xi := r.z[2*d]
+		r.z[2*d] = xi + (eps*(-1+(-1*(-1/fd))*tot.sumsq) + 0)
+		tot.chk += r.z[2*d]
+	}
+	if tot.psd >= 0 || tot.chk-tot.chk != 0 && firstNonFinite(r.z) >= 0 {
+		// (A sum of finite values may overflow: only a non-finite
+		// coordinate fails the step.)
+		// The generic path's order of checks: the gradient first if B̂ is
+		// estimated from it, else the noise, then the gradient, then the
+		// state.
+		psdErr := func() error {
+			return &StepError{Step: step, Index: tot.psd, Value: tot.psdV, What: notPSDWhat}
+		}
+		if tot.psd >= 0 && !s.EstimateNoise {
+			return fail(psdErr())
+		}
+		if err := checkGradValue(s.Grad, r.g, step); err != nil {
+			return fail(err)
+		}
+		if tot.psd >= 0 {
+			return fail(psdErr())
+		}
+		if f.prepAfter {
+			// The generic sweep evaluates the metric at the new θ before
+			// it checks the state.
+			if err := r.prepare(step); err != nil {
+				return fail(err)
+			}
+		}
+		return fail(checkFinite(r.z, step, nonFiniteStateWhat))
+	}
+	if f.prepAfter {
+		r.thVer++
+		if err := r.prepare(step); err != nil {
+			return fail(err)
+		}
+	} else {
+		r.thVer++
+	}
+	// Success: judge the previous transition, then begin this one, whose
+	// start θ_t and gradient are in bak and r.g.
+	if r.div.step != 0 {
+		if tot.du > DivergenceThreshold || tot.du != tot.du {
+			// Divergent (rarely): find the worst coordinate as judge does,
+			// from θ_t (in bak) and the gradients.
+			r.div.judge(r.div.step, r.div.from, f.bak, r.div.g, r.g)
+		}
+		r.div.step = 0
+	}
+	r.div.from, f.bak = f.bak, r.div.from
+	r.div.g, r.g = r.g, r.div.g
+	r.div.step = step
+	return nil
+}

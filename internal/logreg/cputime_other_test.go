@@ -1,0 +1,12 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build !unix
+
+package logreg
+
+import "time"
+
+// processCPU is not available on this platform.
+func processCPU() (time.Duration, bool) { return 0, false }
