@@ -19,7 +19,7 @@ const (
 	fdStep        = 1e-3  // finite-difference step in whitened units
 	newtonIters   = 60
 	windowEps     = 0.2  // warmup Langevin step, in units of 1/λ̂
-	probeDraws    = 64   // gradients in the noise probe: at least this,
+	probeDraws    = 256  // gradients in the noise probe: at least this,
 	maxProbeDraws = 1000 // 4d, and at most this
 	maxShrink     = 1e12
 	firstOrderLow = 0.5 // assumed smallest whitened curvature, for thinning
@@ -307,7 +307,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 				t = -1
 				continue
 			}
-			if k > 0 {
+			if k == len(lens)-1 { // the covariance from the last window only, in the typical set
 				cv.add(w.toTheta(smp.Position()))
 			}
 		}
