@@ -38,7 +38,7 @@ func fuzzBytes(x ...float64) []byte {
 // error for step sizes times values beyond 1.8e308 until summary.go guards
 // them (the guard is in /work/notes/reliability.md). Set it to true with
 // the guard.
-const weightedMeanGuarded = false
+const weightedMeanGuarded = true
 
 // FuzzDiagnostics feeds every diagnostic draws decoded from random bytes —
 // extreme magnitudes, subnormals, ties, constants, NaN and Inf all occur —

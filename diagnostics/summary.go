@@ -227,7 +227,10 @@ func WeightedMean(h, eps []float64) (float64, error) {
 		sw += e
 		s += e * h[i]
 	}
-	return s / sw, nil
+	if m := s / sw; !math.IsNaN(m) && !math.IsInf(m, 0) && !math.IsInf(sw, 0) {
+		return m, nil
+	}
+	return math.NaN(), inputErr(fn, "Σ ε·h or Σ ε overflows float64 (step sizes times values too large)")
 }
 
 // StepWeighted returns the step-weighted mean Σ ε f(θ) / Σ ε of f over the
@@ -272,5 +275,8 @@ func StepWeighted[C Draws](chains []C, eps [][]float64, f func(theta []float64) 
 	if sw == 0 {
 		return math.NaN(), inputErr(fn, "chains have no draws")
 	}
-	return s / sw, nil
+	if m := s / sw; !math.IsNaN(m) && !math.IsInf(m, 0) && !math.IsInf(sw, 0) {
+		return m, nil
+	}
+	return math.NaN(), inputErr(fn, "Σ ε·f or Σ ε overflows float64 (step sizes times values too large)")
 }
