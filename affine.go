@@ -39,12 +39,15 @@ var _ SameBatchGradient = (*Affine)(nil)
 // triangle is ignored) and diag (length d, nonzero) must be given; shift
 // has length d. The slices are copied.
 func NewAffine(grad Gradient, shift, lower, diag []float64) (*Affine, error) {
-	if grad == nil {
+	if isNil(grad) {
 		return nil, errorf(ErrNil, "NewAffine: nil gradient")
 	}
 	d := len(shift)
 	if d == 0 {
 		return nil, errorf(ErrDimension, "NewAffine: empty shift")
+	}
+	if dg, ok := grad.(interface{ Dim() int }); ok && dg.Dim() != d {
+		return nil, errorf(ErrDimension, "NewAffine: the gradient has dimension %d, shift has length %d", dg.Dim(), d)
 	}
 	if err := checkVector("NewAffine", "shift", shift, d, anyFinite); err != nil {
 		return nil, err

@@ -326,6 +326,9 @@ func NewBlock(sizes []int, ops [][]Operator) (*Block, error) {
 			if op == nil {
 				continue
 			}
+			if isNil(op) {
+				return nil, errorf(ErrNil, "NewBlock: block (%d,%d) is a nil %T", i, j, op)
+			}
 			if r, c := op.Dims(); r != sizes[i] || c != sizes[j] {
 				return nil, errorf(ErrDimension, "NewBlock: block (%d,%d) is %d×%d, want %d×%d", i, j, r, c, sizes[i], sizes[j])
 			}
