@@ -17,6 +17,13 @@ import (
 // owns its state and its random stream, an *rng.Normal seeded once, at
 // construction, from the rand.Source its constructor is given; Step
 // allocates nothing.
+//
+// Concurrency: a Sampler is not safe for concurrent use. Step, Position,
+// State, MarshalBinary and UnmarshalBinary must not run in two goroutines
+// at once (steps would be lost and HAMCMC's memory corrupted). Distinct
+// samplers that share nothing mutable run in parallel safely, which is
+// what RunChains does; a Minibatch, CountMinibatch or Affine is mutable
+// and belongs to one chain.
 type Sampler interface {
 	// Dim returns the dimension d of θ.
 	Dim() int
