@@ -87,7 +87,7 @@ func NewFunnel() *Target {
 		Constrain: func(dst, theta []float64) { copy(dst, theta) },
 		RefMean:   mean,
 		RefSD:     sd,
-		Draws:     2500,
+		Draws:     1000,
 		Batch:     1,
 		refMeanU:  mean,
 		// The oracle runner neither whitens the funnel (the marginal

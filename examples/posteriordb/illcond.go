@@ -218,7 +218,7 @@ func illTarget(p *IllCond) (*Target, error) {
 		Constrain: func(dst, theta []float64) { copy(dst, theta) },
 		RefMean:   p.Mean,
 		RefSD:     sd,
-		Draws:     2500,
+		Draws:     2000,
 		Batch:     500,
 		refMeanU:  p.Mean,
 		refCovU:   p.Cov,

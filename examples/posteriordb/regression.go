@@ -102,7 +102,7 @@ type regressionSpec struct {
 var earningsSpec = regressionSpec{
 	name: "earnings", dir: "earnings-logearn_height",
 	names: []string{"beta[1]", "beta[2]", "sigma"},
-	draws: 2500,
+	draws: 1000,
 	build: func(d *dataSet) ([][]float64, []float64, error) {
 		earn, err := d.vector("earn", positive, "> 0 (the model takes its log)")
 		if err != nil {
@@ -123,7 +123,7 @@ var earningsSpec = regressionSpec{
 var kidiqSpec = regressionSpec{
 	name: "kidiq", dir: "kidiq-kidscore_momiq",
 	names: []string{"beta[1]", "beta[2]", "sigma"}, cauchy: 2.5,
-	draws: 2500,
+	draws: 1000,
 	build: func(d *dataSet) ([][]float64, []float64, error) {
 		score, err := d.vector("kid_score", nil, "")
 		if err != nil {
@@ -140,7 +140,7 @@ var kidiqSpec = regressionSpec{
 var kidiqInteractionSpec = regressionSpec{
 	name: "kidiq_interaction", dir: "kidiq-kidscore_interaction",
 	names: []string{"beta[1]", "beta[2]", "beta[3]", "beta[4]", "sigma"}, cauchy: 2.5,
-	draws: 2500,
+	draws: 1000,
 	build: func(d *dataSet) ([][]float64, []float64, error) {
 		score, err := d.vector("kid_score", nil, "")
 		if err != nil {
@@ -165,7 +165,7 @@ var kidiqInteractionSpec = regressionSpec{
 var mesquiteSpec = regressionSpec{
 	name: "mesquite", dir: "mesquite-logmesquite_logvash",
 	names: []string{"beta[1]", "beta[2]", "beta[3]", "beta[4]", "beta[5]", "beta[6]", "sigma"},
-	draws: 2500,
+	draws: 1000,
 	build: func(d *dataSet) ([][]float64, []float64, error) {
 		var v [6][]float64
 		for k, name := range []string{"weight", "diam1", "diam2", "canopy_height", "total_height"} {
