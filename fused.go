@@ -415,7 +415,7 @@ func (f *fused) step(eps float64, step int) error {
 	// Success: judge the previous transition, then begin this one, whose
 	// start θ_t and gradient are in bak and r.g.
 	if r.div.step != 0 {
-		if tot.du > DivergenceThreshold || tot.du != tot.du {
+		if tot.du > divergenceThreshold(len(r.div.from)) || tot.du != tot.du {
 			// Divergent (rarely): find the worst coordinate as judge does,
 			// from θ_t (in bak) and the gradients.
 			r.div.judge(r.div.step, r.div.from, f.bak, r.div.g, r.g)
