@@ -24,6 +24,9 @@ type Chain struct {
 	// Divergences is the number of divergent transitions detected during
 	// the run, burn-in included.
 	Divergences int
+	// LogDensity holds, for each draw, RunOptions.LogDensity at that draw's
+	// θ; nil when none was given.
+	LogDensity []float64
 	// Coords, if not nil, lists the coordinates of θ the draws hold
 	// (RunOptions.Coords): Draws[i*Dim+k] is coordinate Coords[k] of draw
 	// i, and Dim is len(Coords). Nil means every coordinate, in order.

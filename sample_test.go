@@ -326,3 +326,26 @@ func TestSampleChainIDs(t *testing.T) {
 		t.Errorf("ChainIDs out of range: err = %v, want ErrRange", err)
 	}
 }
+
+// TestRunLogDensity: Run records the log density of every kept draw,
+// allocating nothing per step beyond the Chain.
+func TestRunLogDensity(t *testing.T) {
+	grad := GradFunc(func(dst, th []float64) { copy(dst, th) })
+	s, err := NewSGLD(grad, []float64{0.5, -0.5}, rand.NewPCG(1, 2), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp := func(th []float64) float64 { return -0.5 * (th[0]*th[0] + th[1]*th[1]) }
+	c, err := Run(context.Background(), s, RunOptions{Draws: 50, Thin: 3, Schedule: Constant(0.1), LogDensity: lp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.LogDensity) != c.Len() {
+		t.Fatalf("%d log densities for %d draws", len(c.LogDensity), c.Len())
+	}
+	for i := range c.Len() {
+		if got, want := c.LogDensity[i], lp(c.At(i)); got != want {
+			t.Fatalf("draw %d: log density %v, want %v", i, got, want)
+		}
+	}
+}

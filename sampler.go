@@ -57,6 +57,10 @@ type RunOptions struct {
 	// when Coords keeps only some coordinates, or none. For large d, where
 	// the draws themselves would not fit in memory.
 	Moments bool
+	// LogDensity, if not nil, is evaluated at every kept draw's full θ and
+	// recorded in Chain.LogDensity (for CmdStan's lp__, for instance). It
+	// must not retain its argument. Nil records nothing.
+	LogDensity func(theta []float64) float64
 }
 
 // Run advances s for o.BurnIn + o.Draws·Thin steps, storing every Thin-th
@@ -103,6 +107,9 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 	if o.Moments {
 		c.Moments = newMoments(d)
 	}
+	if o.LogDensity != nil {
+		c.LogDensity = make([]float64, 0, o.Draws)
+	}
 	maxDiv := o.MaxDivergences
 	if maxDiv == 0 {
 		maxDiv = max(10, total/100)
@@ -140,6 +147,9 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 		if kept {
 			c.keep(s.Position(), eps)
 			c.Eps = append(c.Eps, eps)
+			if o.LogDensity != nil {
+				c.LogDensity = append(c.LogDensity, o.LogDensity(s.Position()))
+			}
 			if dc != nil {
 				c.Divergent = append(c.Divergent, nd > divKept)
 			}
