@@ -23,7 +23,7 @@ func main() {
 	asJSON := flag.Bool("json", false, "print one JSON object {\"rows\": [...]} to stdout instead of the table (notes go to stderr)")
 	plotDir := flag.String("plot", "", "write perplexity.png (against documents processed) and perplexity_gibbs.png (log axis, with the whole Gibbs run) into this directory")
 	dataDir := flag.String("data", "", "directory with docword.train.txt.gz, docword.test.txt.gz and vocab.txt (default: testdata/brown of the module around the working directory)")
-	full := flag.Bool("full", false, "the full experiment: 20 passes and 300 Gibbs sweeps (about an hour on 2 cores)")
+	full := flag.Bool("full", false, "the full experiment: 20 passes and 300 Gibbs sweeps (about 13 minutes of CPU)")
 	tune := flag.Bool("tune", false, "tune every method over its grid first (one seed, the same budget), then run the winners")
 	seeds := flag.Int("seeds", 0, "seeds per method (default 5)")
 	passes := flag.Float64("passes", 0, "passes over the training set for the SG methods (default 4; 20 with -full)")
