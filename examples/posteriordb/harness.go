@@ -174,10 +174,10 @@ func (r Row) Pass() bool {
 }
 
 // RunRow runs method on t with draws per chain by run (runMethod, or
-// runOracle) and compares the draws with the reference. A run that stops with an error but keeps at least
-// diagnostics.MinDraws draws in every chain gives a row (on the draws kept,
-// cut to the shortest chain) whose warnings say so; with fewer, or when
-// ctx is cancelled, RunRow fails.
+// runOracle) and compares the draws with the reference. A run that stops
+// with an error but keeps at least diagnostics.MinDraws draws in every
+// chain gives a row (on the draws kept, cut to the shortest chain) whose
+// warnings say so; with fewer, or when ctx is cancelled, RunRow fails.
 func RunRow(ctx context.Context, run runner, t *Target, method string, seed uint64, draws int) (Row, error) {
 	start := time.Now()
 	cpu0, okCPU := processCPU()

@@ -158,7 +158,7 @@ func loadHMM(dir string) (*Target, error) {
 			A, mu := hmmParams(u)
 			dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = A[0][0], A[0][1], A[1][0], A[1][1], mu[0], mu[1]
 		},
-		Draws: 2500,
+		Draws: 1000,
 		Batch: 1,
 	}
 	draws, err := readDraws(dir, t.Names)

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,6 +34,9 @@ type Config struct {
 	Oracle bool
 	// Log receives progress notes; nil means none.
 	Log io.Writer
+
+	// run, if not nil, replaces the runner (for tests).
+	run runner
 }
 
 // DefaultConfig is the default run: the four check targets, every method.
@@ -76,7 +80,9 @@ func main() {
 }
 
 // Experiment runs every method of c on every target of c and returns the
-// rows in table order.
+// rows in table order. A run that gives no row does not stop the others:
+// Experiment returns the rows it has and all the failures joined (ctx's
+// cancellation, or a target that cannot be loaded, stops it at once).
 func Experiment(ctx context.Context, c Config) ([]Row, error) {
 	for _, m := range c.Methods {
 		if !slices.Contains(Methods, m) {
@@ -84,14 +90,18 @@ func Experiment(ctx context.Context, c Config) ([]Row, error) {
 		}
 	}
 	run := runner(runMethod)
-	if c.Oracle {
+	switch {
+	case c.run != nil:
+		run = c.run
+	case c.Oracle:
 		run = runOracle
 	}
 	var rows []Row
+	var failed []error
 	for _, name := range c.Targets {
 		t, err := LoadTarget(name, c.DataDir)
 		if err != nil {
-			return nil, err
+			return rows, errors.Join(append(failed, err)...)
 		}
 		draws := t.Draws
 		if c.Draws > 0 {
@@ -100,7 +110,14 @@ func Experiment(ctx context.Context, c Config) ([]Row, error) {
 		for _, m := range c.Methods {
 			r, err := RunRow(ctx, run, t, m, c.Seed, draws)
 			if err != nil {
-				return nil, err
+				failed = append(failed, err)
+				if ctx.Err() != nil {
+					return rows, errors.Join(failed...)
+				}
+				if c.Log != nil {
+					fmt.Fprintf(c.Log, "posteriordb: %-10s %-8s FAILED: %v\n", t.Name, m, err)
+				}
+				continue
 			}
 			if c.Log != nil {
 				fmt.Fprintf(c.Log, "posteriordb: %-10s %-8s %6.1f s (%.1f CPU s)  mean err %.3g sd, sd err %+.1f%%, R̂ %.4f, ESS %.0f, %d warnings\n",
@@ -109,20 +126,23 @@ func Experiment(ctx context.Context, c Config) ([]Row, error) {
 			rows = append(rows, r)
 		}
 	}
-	return rows, nil
+	return rows, errors.Join(failed...)
 }
 
 // run runs the experiment and writes the table, or the JSON object, to w,
-// and the plots to plotDir unless it is empty.
+// and the plots to plotDir unless it is empty. If a run gave no row, the
+// JSON object is not written (a partial result must not pass for a whole
+// one), while the table and the plots show the rows there are; the error
+// names every failure.
 func run(ctx context.Context, w io.Writer, c Config, asJSON bool, plotDir string) error {
 	start := time.Now()
-	rows, err := Experiment(ctx, c)
-	if err != nil {
-		return err
+	rows, expErr := Experiment(ctx, c)
+	if len(rows) == 0 || (asJSON && expErr != nil) {
+		return expErr
 	}
 	if plotDir != "" {
 		if err := writePlots(plotDir, rows); err != nil {
-			return err
+			return errors.Join(expErr, err)
 		}
 	}
 	if asJSON {
@@ -172,7 +192,10 @@ func run(ctx context.Context, w io.Writer, c Config, asJSON bool, plotDir string
 		cpu += r.CPUSeconds
 	}
 	fmt.Fprintf(w, "\n%d rows, %d gradient evaluations, %.1f s sampling (%.1f CPU s), %.1f s in all\n", len(rows), ge, secs, cpu, time.Since(start).Seconds())
-	return nil
+	if expErr != nil {
+		fmt.Fprintf(w, "\nRuns that gave no row (the program fails):\n%v\n", expErr)
+	}
+	return expErr
 }
 
 // percent formats a relative error as a signed percentage, to one decimal

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -779,6 +780,40 @@ func TestOutput(t *testing.T) {
 	c.Methods = []string{"NUTS"}
 	if err := run(context.Background(), &table, c, true, ""); err == nil || !strings.Contains(err.Error(), "NUTS") {
 		t.Errorf("unknown method: %v", err)
+	}
+}
+
+// TestFailedRuns checks that a run giving no row does not stop the others,
+// that the table shows the rows there are and names the failure, and that
+// -json then prints nothing and fails.
+func TestFailedRuns(t *testing.T) {
+	c := DefaultConfig()
+	c.DataDir = dataDir
+	c.Targets = []string{"kidiq"}
+	c.Methods = []string{"SGLD", "SGHMC", "pSGLD"}
+	c.Draws = 100
+	c.run = func(ctx context.Context, tg *Target, method string, seed uint64, draws int) ([][][]float64, runInfo, error) {
+		if method == "SGHMC" {
+			return nil, runInfo{}, errors.New("planted failure")
+		}
+		return runOracle(ctx, tg, method, seed, draws)
+	}
+	var table, js bytes.Buffer
+	err := run(context.Background(), &table, c, false, "")
+	if err == nil || !strings.Contains(err.Error(), "kidiq/SGHMC: planted failure") {
+		t.Errorf("error %v, want the planted failure", err)
+	}
+	rowsOf := map[string]bool{}
+	for _, line := range strings.Split(table.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "kidiq" {
+			rowsOf[f[1]] = true
+		}
+	}
+	if !rowsOf["SGLD"] || !rowsOf["pSGLD"] || rowsOf["SGHMC"] || !strings.Contains(table.String(), "planted failure") {
+		t.Errorf("table rows %v, want SGLD and pSGLD and the failure named:\n%s", rowsOf, table.String())
+	}
+	if err := run(context.Background(), &js, c, true, ""); err == nil || js.Len() != 0 {
+		t.Errorf("-json with a failed run: error %v, output %q", err, js.String())
 	}
 }
 

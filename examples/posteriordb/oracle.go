@@ -23,12 +23,12 @@ import (
 )
 
 // runOracle is a runner (see runMethod) with hand-set settings, on
-// sgmcmc.RunChains: the target is whitened
-// with the reference (θ = μ + L z, L Lᵀ the reference covariance), so that
-// the posterior of z is close to N(0, I), the gradient noise of a batch of
-// n is about V = N/n − 1 per coordinate in z (the per-datum scores have
-// covariance ≈ the per-datum Fisher information), and one hand-set
-// configuration per method serves every target; see tempConfig.
+// sgmcmc.RunChains: the target is whitened with the reference (θ = μ + L z,
+// L Lᵀ the reference covariance), so that the posterior of z is close to
+// N(0, I), the gradient noise of a batch of n is about V = N/n − 1 per
+// coordinate in z (the per-datum scores have covariance ≈ the per-datum
+// Fisher information), and one hand-set configuration per method serves
+// every target; see tempConfig.
 func runOracle(ctx context.Context, t *Target, method string, seed uint64, draws int) ([][][]float64, runInfo, error) {
 	var info runInfo
 	cm, err := newCountingModel(t.Model)

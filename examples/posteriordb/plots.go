@@ -20,7 +20,8 @@ import (
 
 // writePlots writes errors.png (each row's worst mean error against its
 // worst sd error, with the goal's box) and cost.png (each row's smallest
-// bulk ESS against its gradient evaluations) into dir.
+// bulk ESS against its gradient evaluations, with the goal's levels) into
+// dir.
 func writePlots(dir string, rows []Row) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -32,21 +33,30 @@ func writePlots(dir string, rows []Row) error {
 		"Worst error of each method on each target (goal: inside the dashed box)",
 		"worst |mean − reference| / reference sd (clamped to [1e-4, 10])", "worst |sd / reference sd − 1| (clamped to [1e-4, 10])",
 		func(r Row) (float64, float64) { return clamp(r.MaxMeanErrSD), clamp(math.Abs(r.MaxSDRelErr)) },
-		[2]float64{0.1, 0.1}, true)
+		[]goalLine{{vertical: true, at: 0.1}, {at: 0.1}}, true)
 	if err != nil {
 		return err
 	}
 	return scatter(filepath.Join(dir, "cost.png"), rows,
-		"Cost and efficiency (goal: above the dashed line, 2,000 on illcond100)",
-		"gradient evaluations, warmup included", "smallest bulk ESS over parameters",
+		"Cost and efficiency of each method on each target",
+		"per-datum gradient evaluations, warmup included", "smallest bulk ESS over the parameters",
 		func(r Row) (float64, float64) { return math.Max(float64(r.GradEvals), 1), math.Max(r.MinESSBulk, 1) },
-		[2]float64{math.NaN(), 1000}, false)
+		[]goalLine{{at: 1000, label: "goal, ESS 1,000"}, {at: 2000, label: "goal on illcond100, ESS 2,000", dotted: true}}, false)
+}
+
+// goalLine is a dashed (or dotted) line across the plot at x = at
+// (vertical) or y = at, with an optional legend label.
+type goalLine struct {
+	vertical bool
+	at       float64
+	label    string
+	dotted   bool
 }
 
 // scatter draws one point per row, colour by method and glyph by target,
-// on log axes, with dashed goal lines at x = goal[0] and y = goal[1] (NaN
-// for none), and the legend at the top left or right.
-func scatter(file string, rows []Row, title, xlab, ylab string, xy func(Row) (float64, float64), goal [2]float64, legendLeft bool) error {
+// on log axes, with the goal lines, and the legend at the top left or
+// right.
+func scatter(file string, rows []Row, title, xlab, ylab string, xy func(Row) (float64, float64), goals []goalLine, legendLeft bool) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(11)
@@ -62,10 +72,42 @@ func scatter(file string, rows []Row, title, xlab, ylab string, xy func(Row) (fl
 			methods = append(methods, r.Method)
 		}
 	}
+	// The axes' ranges cover the points and the goal lines.
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, r := range rows {
 		x, y := xy(r)
 		xmin, xmax, ymin, ymax = math.Min(xmin, x), math.Max(xmax, x), math.Min(ymin, y), math.Max(ymax, y)
+	}
+	for _, g := range goals {
+		if g.vertical {
+			xmin, xmax = math.Min(xmin, g.at/2), math.Max(xmax, 2*g.at)
+		} else {
+			ymin, ymax = math.Min(ymin, g.at/2), math.Max(ymax, 2*g.at)
+		}
+	}
+	p.X.Min, p.X.Max = xmin/1.5, xmax*1.5
+	p.Y.Min, p.Y.Max = ymin/1.5, ymax*3
+	for _, g := range goals {
+		pts := plotter.XYs{{X: p.X.Min, Y: g.at}, {X: p.X.Max, Y: g.at}}
+		if g.vertical {
+			pts = plotter.XYs{{X: g.at, Y: p.Y.Min}, {X: g.at, Y: p.Y.Max}}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		if g.dotted {
+			l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+		}
+		l.Color = color.Gray{Y: 100}
+		p.Add(l)
+		if g.label != "" {
+			p.Legend.Add(g.label, l)
+		}
+	}
+	for _, r := range rows {
+		x, y := xy(r)
 		s, err := plotter.NewScatter(plotter.XYs{{X: x, Y: y}})
 		if err != nil {
 			return err
@@ -74,27 +116,6 @@ func scatter(file string, rows []Row, title, xlab, ylab string, xy func(Row) (fl
 		s.Shape = plotutil.Shape(slices.Index(targets, r.Target))
 		s.Radius = vg.Points(4)
 		p.Add(s)
-	}
-	for i, g := range goal {
-		if math.IsNaN(g) {
-			continue
-		}
-		var pts plotter.XYs
-		if i == 0 {
-			ymin, ymax = math.Min(ymin, g/2), math.Max(ymax, 2*g)
-			pts = plotter.XYs{{X: g, Y: ymin}, {X: g, Y: ymax}}
-			xmin, xmax = math.Min(xmin, g/2), math.Max(xmax, 2*g)
-		} else {
-			ymin, ymax = math.Min(ymin, g/2), math.Max(ymax, 2*g)
-			pts = plotter.XYs{{X: xmin, Y: g}, {X: xmax, Y: g}}
-		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return err
-		}
-		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		l.Color = color.Gray{Y: 100}
-		p.Add(l)
 	}
 	for k, m := range methods {
 		s, _ := plotter.NewScatter(plotter.XYs{{}})
@@ -112,7 +133,5 @@ func scatter(file string, rows []Row, title, xlab, ylab string, xy func(Row) (fl
 	}
 	p.Legend.Top = true
 	p.Legend.Left = legendLeft
-	p.X.Min, p.X.Max = xmin/1.5, xmax*1.5
-	p.Y.Min, p.Y.Max = ymin/1.5, ymax*3
 	return p.Save(7*vg.Inch, 5*vg.Inch, file)
 }
