@@ -6,6 +6,7 @@ package sgmcmc
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 )
@@ -179,6 +180,11 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	a.LambdaMax = lamMax
 	a.CurvatureSpread = spreadMax / lamMin
+	if !(a.CurvatureSpread >= 1) {
+		// A warmup point with no positive curvature at all (or none
+		// measurable): the posterior is not log-concave there.
+		a.CurvatureSpread = math.Inf(1)
+	}
 	if ms.momentum {
 		a.Eps = ms.c / math.Sqrt(lamMax)
 	} else {
@@ -206,6 +212,13 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	a.BurnIn = max(100, int(3*tau))
 	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: s.Callback})
 	out.evals = e.count
+	var se *StepError
+	if errors.As(runErr, &se) && se.Err == nil && se.What == "non-finite gradient" {
+		// The gradient was finite at every warmup point: a non-finite value
+		// at a point the frozen sampler reached is the sampler's doing.
+		runErr = &StepError{Step: se.Step, Index: se.Index, Value: se.Value, Err: ErrDivergence,
+			What: "non-finite gradient at a point the sampler reached (a divergence: the step is too large for this part of the posterior, or the model overflows there)"}
+	}
 	if zc != nil {
 		out.chain = a.toTheta(zc)
 	}

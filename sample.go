@@ -154,7 +154,7 @@ type Adapted struct {
 	// the warmup points; CurvatureSpread the ratio of the largest to the
 	// smallest eigenvalue over the points the warmup windows ended at,
 	// inside the typical set (1 for a Gaussian posterior perfectly
-	// preconditioned).
+	// preconditioned; +Inf where one of them had no positive curvature).
 	LambdaMax, CurvatureSpread float64
 	// Heat is the estimated excess temperature from gradient noise left
 	// after the B̂ correction (doc/equations.md §13.3).
@@ -385,7 +385,10 @@ func sampleWarnings(r *Result, s *SampleSettings) []string {
 	if noise > 1 {
 		w = append(w, fmt.Sprintf("gradient noise dominates: it puts %.1f times as much variance into each step as the sampler's own diffusion, so the result rests on the noise correction B̂ being right; raise the batch size", noise))
 	}
-	if spread > spreadWarn {
+	switch {
+	case math.IsInf(spread, 1):
+		w = append(w, "the posterior is not log-concave at some warmup points (no positive curvature there): no constant step size and preconditioner suit all of it, so parts may be undersampled")
+	case spread > spreadWarn:
 		w = append(w, fmt.Sprintf("the posterior's curvature varies %.0f-fold over the warmup points (a funnel or heavy tails?): no constant step size and preconditioner suit all of it, so parts may be undersampled", spread))
 	}
 	return w

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -346,6 +347,40 @@ func TestRunLogDensity(t *testing.T) {
 	for i := range c.Len() {
 		if got, want := c.LogDensity[i], lp(c.At(i)); got != want {
 			t.Fatalf("draw %d: log density %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestSampleFunnelWarns: on Neal's funnel, where saddle-free Newton from
+// the start finds no step that shrinks the gradient (the posterior is not
+// log-concave there), Sample hands the start to the Langevin windows
+// instead of failing, and the run, which no constant step size and
+// preconditioner can sample, says so in its warnings.
+func TestSampleFunnelWarns(t *testing.T) {
+	const d = 10
+	g := func(int, rand.Source) (Gradient, error) {
+		return GradFunc(func(dst, th []float64) {
+			v := th[0]
+			iv := math.Exp(-v)
+			// ∇U, U = v²/18 + Σ_i (x_i² e^{−v} + v)/2.
+			dst[0] = v / 9
+			for i, x := range th[1:] {
+				dst[0] += 0.5 - 0.5*x*x*iv
+				dst[1+i] = x * iv
+			}
+		}), nil
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		res, err := Sample(context.Background(), Problem{Gradient: g}, make([]float64, d), &SampleSettings{Draws: 200, Seed: seed}, SGHMCMethod{})
+		if err != nil {
+			t.Fatalf("seed %d: Sample on the funnel: %v", seed, err)
+		}
+		var spread bool
+		for _, w := range res.Warnings {
+			spread = spread || strings.Contains(w, "curvature varies")
+		}
+		if !spread {
+			t.Errorf("seed %d: warnings %q do not mention the curvature spread", seed, res.Warnings)
 		}
 	}
 }

@@ -18,6 +18,7 @@ const (
 	eigFloor      = 1e-12 // eigenvalue floor relative to the largest
 	fdStep        = 1e-3  // finite-difference step in whitened units
 	newtonIters   = 60
+	minRadius     = 1e-6 // trust radius, in whitened units, below which Newton stops
 	windowEps     = 0.2  // warmup Langevin step, in units of 1/λ̂
 	probeDraws    = 256  // gradients in the noise probe: at least this,
 	maxProbeDraws = 1000 // 4d, and at most this
@@ -236,8 +237,17 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 			hcur = nil
 		default:
 			radius /= 4
-			if radius < 1e-12 {
-				return nil, nil, errorf(ErrRange, "Sample: warmup: no Newton step from the start reduces the gradient (trust radius below 1e-12)")
+			if radius < minRadius {
+				// No step, however short, shrinks the decrement: the
+				// posterior is not log-concave here (saddle-free Newton
+				// moves downhill in U, not in |∇U|). The start is left to
+				// the Langevin windows, which need no convexity, with the
+				// curvature measured here.
+				h, _, err := e.whitenedHessian(w, dense)
+				if err != nil {
+					return nil, nil, err
+				}
+				return w, []*mat.SymDense{h}, nil
 			}
 			hcur = reexpress(h, t) // same point, same curvature
 		}
