@@ -389,7 +389,7 @@ func sampleWarnings(r *Result, s *SampleSettings) []string {
 	case math.IsInf(spread, 1):
 		w = append(w, "the posterior is not log-concave at some warmup points (no positive curvature there): no constant step size and preconditioner suit all of it, so parts may be undersampled")
 	case spread > spreadWarn:
-		w = append(w, fmt.Sprintf("the posterior's curvature varies %.0f-fold over the warmup points (a funnel or heavy tails?): no constant step size and preconditioner suit all of it, so parts may be undersampled", spread))
+		w = append(w, fmt.Sprintf("the posterior's curvature varies %.2g-fold over the warmup points (a funnel or heavy tails?): no constant step size and preconditioner suit all of it, so parts may be undersampled", spread))
 	}
 	return w
 }
