@@ -43,10 +43,13 @@ type Config struct {
 // TuneSeedOffset separates the tuning runs' seed from the reported seeds.
 const TuneSeedOffset = 1 << 32
 
-// The model of the experiment: K = 50 topics, α = 0.1, β = 0.1.
-var defaultModel = Model{K: 50, Alpha: 0.1, Beta: 0.1}
+// The model of the experiment: K = 50 topics, α = 0.1, β = 0.5 (the SCIR
+// paper's β, and the smallest at which every topic-word shape â = β + …
+// is at least ½, where the Fisher-metric gSGRHMC has a valid
+// discretisation; see doc.go).
+var defaultModel = Model{K: 50, Alpha: 0.1, Beta: 0.5}
 
-// DefaultConfig is the default run: 4 passes over the training set (288
+// DefaultConfig is the default run: 10 passes over the training set (720
 // minibatches of 50 documents) for every SG method with the winners of the
 // -tune run, 5 seeds, and 100 collapsed Gibbs sweeps.
 func DefaultConfig() Config {
@@ -55,7 +58,7 @@ func DefaultConfig() Config {
 			Model:   defaultModel,
 			Batch:   50,
 			Local:   Local{Burn: 5, Keep: 5},
-			Batches: 288,
+			Batches: 720,
 			Every:   24,
 			Window:  24,
 		},
@@ -108,7 +111,7 @@ var grid = func() map[string][]Setting {
 		SGLD:    mk([]float64{0.003, 0.01, 0.03}, []float64{0}),
 		SGHMC:   mk([]float64{0.03, 0.1, 0.3}, []float64{1, 10}),
 		SGRLD:   mk([]float64{0.01, 0.05, 0.2}, []float64{0}),
-		GSGRHMC: mk([]float64{0.003, 0.01, 0.03}, []float64{0.1, 1}),
+		GSGRHMC: mk([]float64{0.03, 0.1, 0.3}, []float64{0.1, 1}),
 		SCIR:    mk([]float64{0.05, 0.2, 0.5}, []float64{0}),
 	}
 }()
@@ -118,8 +121,8 @@ var winners = map[string]Setting{
 	SGLD:    {H: 0.01, Tau: 10, Kappa: 0.33},
 	SGHMC:   {H: 0.1, Tau: 10, Kappa: 0.33, C: 10},
 	SGRLD:   {H: 0.05, Tau: 1000, Kappa: 0.6},
-	GSGRHMC: {H: 0.003, Tau: 1000, Kappa: 0.6, C: 1},
-	SCIR:    {H: 0.2, Tau: 10, Kappa: 0.33},
+	GSGRHMC: {H: 0.1, Tau: 1000, Kappa: 0.6, C: 0.1},
+	SCIR:    {H: 0.05, Tau: 1000, Kappa: 0.6},
 }
 
 // Run is one seed of one method.

@@ -26,11 +26,12 @@ func main() {
 	full := flag.Bool("full", false, "the full experiment: 20 passes and 300 Gibbs sweeps (about 13 minutes of CPU)")
 	tune := flag.Bool("tune", false, "tune every method over its grid first (one seed, the same budget), then run the winners")
 	seeds := flag.Int("seeds", 0, "seeds per method (default 5)")
-	passes := flag.Float64("passes", 0, "passes over the training set for the SG methods (default 4; 20 with -full)")
+	passes := flag.Float64("passes", 0, "passes over the training set for the SG methods (default 10; 20 with -full)")
 	sweeps := flag.Int("gibbs", 0, "collapsed Gibbs sweeps (default 100; 300 with -full)")
 	methods := flag.String("methods", "", "comma-separated methods to run (default all: SGLD,SGHMC,SGRLD,gSGRHMC,SCIR,Gibbs)")
 	euclidMean := flag.Bool("euclid-mean", false, "run SGLD and SGHMC on the expanded mean θ (reflected at 0) instead of log θ; they diverge (see doc.go)")
 	quiet := flag.Bool("quiet", false, "no progress notes on stderr")
+	beta := flag.Float64("beta", 0, "the topics' Dirichlet parameter β for every method (default 0.5, the SCIR paper's; below ½ gSGRHMC's discretisation is biased, see the package doc)")
 	flag.Parse()
 
 	cfg := DefaultConfig()
@@ -38,6 +39,9 @@ func main() {
 		cfg = FullConfig()
 	}
 	cfg.Tune = *tune
+	if *beta > 0 {
+		cfg.Model.Beta = *beta
+	}
 	cfg.EuclidMean = *euclidMean
 	if *seeds > 0 {
 		cfg.Seeds = *seeds

@@ -179,12 +179,12 @@ func TestSyntheticRecovery(t *testing.T) {
 }
 
 // TestBrownReduced guards the experiment's findings on a reduced run on the
-// Brown corpus (K = 20, two passes, one seed, the default settings): SGRLD
-// and SCIR beat the unigram model, SGLD, SGHMC and gSGRHMC do not yet, and
+// Brown corpus (K = 20, six passes, one seed, the default settings): every
+// SG method beats the unigram model, SGRLD and SCIR by a wide margin, and
 // collapsed Gibbs after 20 sweeps is below 0.85 times the unigram model.
 func TestBrownReduced(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reduced Brown runs take about 10 s")
+		t.Skip("reduced Brown runs take about 15 s")
 	}
 	data, err := LoadData(filepath.Join("..", "..", "testdata", "brown"))
 	if err != nil {
@@ -192,8 +192,8 @@ func TestBrownReduced(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Model.K = 20
-	cfg.Batches = 144
-	cfg.Every = 72
+	cfg.Batches = 432
+	cfg.Every = 216
 	cfg.GibbsSweeps = 20
 	ev := NewEvaluator(cfg.Model, data.Test, cfg.Eval, evalSeed)
 	uni := ev.UnigramPerplexity(data.Train, cfg.Model.Beta)
@@ -213,12 +213,12 @@ func TestBrownReduced(t *testing.T) {
 		}
 		p := pts[len(pts)-1].Perplexity
 		t.Logf("%-8s %.0f after %d documents", method, p, pts[len(pts)-1].Docs)
-		riemann := method == SGRLD || method == SCIR
-		if riemann && !(p < uni) {
-			t.Errorf("%s: perplexity %.0f not below the unigram model's %.0f", method, p, uni)
+		limit := uni
+		if method == SGRLD || method == SCIR {
+			limit = 0.9 * uni
 		}
-		if !riemann && p < uni {
-			t.Errorf("%s: perplexity %.0f below the unigram model's %.0f after two passes: doc.go says otherwise", method, p, uni)
+		if !(p < limit) {
+			t.Errorf("%s: perplexity %.0f not below %.0f (the unigram model's %.0f)", method, p, limit, uni)
 		}
 	}
 }
@@ -330,5 +330,56 @@ func TestRunJSON(t *testing.T) {
 	}
 	if !strings.Contains(notes.String(), "Claims at 400 documents") || !strings.Contains(notes.String(), "Top ten words") {
 		t.Errorf("notes lack the claims or the topics:\n%s", notes.String())
+	}
+}
+
+// TestGSGRHMCShapeBelowHalf guards the reason the experiment's β is ½:
+// gSGRHMC with the Fisher metric G = diag(1/θ), reflected at 0, on
+// independent Gamma(â, 1) coordinates (the expanded-mean target given the
+// counts) inflates the mean of a coordinate with â < ½ several-fold, at
+// any step size (the drift of y = 2√θ, the coordinate in which the metric
+// is constant, is (2â − 1)/y: singular at 0 for â < ½), while â = ½ and
+// above come out right.
+func TestGSGRHMCShapeBelowHalf(t *testing.T) {
+	const n = 500 // coordinates of each shape
+	steps := 40000
+	if testing.Short() {
+		steps = 10000
+	}
+	shapes := []float64{0.1, 0.5, 5}
+	ahat := make([]float64, n*len(shapes))
+	theta0 := make([]float64, len(ahat))
+	for i := range ahat {
+		ahat[i] = shapes[i/n]
+		theta0[i] = ahat[i]
+	}
+	for _, h := range []float64{0.01, 0.003} {
+		g, err := newGlobal(GSGRHMC, Setting{H: h, C: 1}, false, len(ahat), theta0, rand.NewPCG(1, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := make([]float64, len(shapes))
+		var m int
+		for s := range steps {
+			if err := g.step(h, ahat); err != nil {
+				t.Fatal(err)
+			}
+			if s >= steps/2 {
+				for i, x := range g.theta() {
+					sum[i/n] += x
+				}
+				m++
+			}
+		}
+		for k, a := range shapes {
+			mean := sum[k] / float64(m*n)
+			t.Logf("h = %g: Gamma(%g) coordinates: mean %.3g (truth %g)", h, a, mean, a)
+			switch {
+			case a < 0.5 && !(mean > 3*a):
+				t.Errorf("h = %g: Gamma(%g) mean %.3g not inflated (> %g), as doc.go says it is", h, a, mean, 3*a)
+			case a >= 0.5 && math.Abs(mean-a) > 0.1*a:
+				t.Errorf("h = %g: Gamma(%g) mean %.3g, want within 10%% of %g", h, a, mean, a)
+			}
+		}
 	}
 }
