@@ -264,12 +264,14 @@ type psgldPart struct {
 	chk, vchk float64 // Σ (x − x) over the new θ (and the Hessian) and v
 }
 
-// runBlock is pSGLD's pass over block k.
+// runBlock is pSGLD's pass over block k. Its sums stay in locals until
+// the end: the blocks' parts share cache lines, and writing them for every
+// coordinate would make the cores fight over those lines.
 func (p *PSGLD) runBlock(k int) {
 	lo, hi := p.blk.rng(k)
 	g := p.blk.gen(k)
-	q := &p.parts[k]
-	*q = psgldPart{idx: -1}
+	q := psgldPart{idx: -1}
+	var chk, vchk float64
 	eps := p.eps
 	a := p.alpha
 	if p.froz {
@@ -278,6 +280,7 @@ func (p *PSGLD) runBlock(k int) {
 	theta, gr, v, h := p.theta, p.g, p.v, p.h
 	next, vnext := p.next, p.vnext
 	from, g0 := p.div.from, p.div.g
+	invN, lam, keep := p.invN, p.lam, p.keep
 	var nrm [fusedChunk]float64
 	for c0 := lo; c0 < hi; c0 += fusedChunk {
 		c1 := min(c0+fusedChunk, hi)
@@ -287,23 +290,25 @@ func (p *PSGLD) runBlock(k int) {
 			i := c0 + j
 			th, gi := theta[i], gr[i]
 			q.judge(i, 0.5*(th-from[i])*(g0[i]+gi))
-			gb := gi * p.invN
+			gb := gi * invN
 			vi := a*v[i] + (1-a)*gb*gb
 			sq := math.Sqrt(vi)
-			G := 1 / (p.lam + sq)
+			G := 1 / (lam + sq)
 			x := th - eps*G*gi + math.Sqrt(2*eps*G)*z
-			if p.keep {
+			if keep {
 				hii := h[i]
-				q.chk += hii - hii
+				chk += hii - hii
 				if sq > 0 {
-					x -= eps * G * G * gb * hii * p.invN / sq
+					x -= eps * G * G * gb * hii * invN / sq
 				}
 			}
 			next[i], vnext[i] = x, vi
-			q.chk += x - x
-			q.vchk += vi - vi
+			chk += x - x
+			vchk += vi - vi
 		}
 	}
+	q.chk, q.vchk = chk, vchk
+	p.parts[k] = q
 }
 
 // judge accumulates one coordinate's term of the previous transition's
