@@ -11,9 +11,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/datadir"
 )
 
 // Area is one page area ("Vroot") of www.microsoft.com.
@@ -56,34 +57,12 @@ const (
 )
 
 // DataDir finds testdata/msweb: the directory given, if any, else in the
-// repository that contains the working directory (found by walking up to
-// its go.mod), else next to this source file.
+// repository (see datadir.Find).
 func DataDir(dir string) (string, error) {
 	if dir != "" {
 		return dir, nil
 	}
-	const rel = "testdata/msweb"
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				if _, err := os.Stat(filepath.Join(d, rel)); err == nil {
-					return filepath.Join(d, rel), nil
-				}
-			}
-			up := filepath.Dir(d)
-			if up == d {
-				break
-			}
-			d = up
-		}
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		d := filepath.Join(filepath.Dir(file), "..", "..", rel)
-		if _, err := os.Stat(d); err == nil {
-			return d, nil
-		}
-	}
-	return "", errors.New("cannot find " + rel + " (run inside the repository or pass -data DIR)")
+	return datadir.Find("testdata/msweb", nil)
 }
 
 // LoadData reads anonymous-msweb.data and anonymous-msweb.test from dir.

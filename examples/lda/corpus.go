@@ -8,13 +8,14 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/datadir"
 )
 
 // Corpus is a bag-of-words corpus with every token spelled out: document d
@@ -218,21 +219,7 @@ func LoadData(dir string) (*Data, error) {
 	return &Data{Train: train, Test: test, Vocab: vocab}, nil
 }
 
-// findData returns testdata/brown under the nearest directory, from the
-// working directory upwards, that holds a go.mod file.
+// findData returns the repository's testdata/brown (see datadir.Find).
 func findData() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "testdata", "brown"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod in the working directory or above it: pass -data DIR")
-		}
-		dir = parent
-	}
+	return datadir.Find("testdata/brown", nil)
 }

@@ -134,6 +134,6 @@
 // regressions and the funnel, whose bulk ESS then exceeds 1,000 with
 // margin, and 2,000 on illcond100, which needs 2,000), -seed sets the
 // master seed, -oracle runs the oracle baseline, -data names the directory
-// of the posteriordb files (testdata/posteriordb, relative to the
-// repository root, where the program is meant to be run from).
+// of the posteriordb files (default: the repository's testdata/posteriordb,
+// found from any directory inside the repository).
 package main

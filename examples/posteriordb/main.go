@@ -18,13 +18,16 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/datadir"
 )
 
 // Config is what a run of the example does.
 type Config struct {
 	// Targets and Methods are run in order, every method on every target.
 	Targets, Methods []string
-	// DataDir holds the posteriordb directories.
+	// DataDir holds the posteriordb directories; empty means the
+	// repository's testdata/posteriordb, found from any directory inside it.
 	DataDir string
 	// Seed is the master seed of every run.
 	Seed uint64
@@ -44,7 +47,6 @@ func DefaultConfig() Config {
 	return Config{
 		Targets: append([]string(nil), checkTargets...),
 		Methods: append([]string(nil), Methods...),
-		DataDir: "testdata/posteriordb",
 		Seed:    1,
 	}
 }
@@ -56,7 +58,7 @@ func main() {
 	plotDir := flag.String("plot", "", "write errors.png and cost.png into this directory")
 	targets := flag.String("targets", "", "comma-separated targets to run instead of the default ones (any of "+strings.Join(append(append([]string{}, checkTargets...), devTargets...), ", ")+")")
 	methods := flag.String("methods", "", "comma-separated methods to run instead of all ("+strings.Join(Methods, ", ")+")")
-	flag.StringVar(&c.DataDir, "data", c.DataDir, "directory holding the posteriordb reference posteriors")
+	flag.StringVar(&c.DataDir, "data", "", "directory holding the posteriordb reference posteriors (default: the repository's testdata/posteriordb)")
 	flag.Uint64Var(&c.Seed, "seed", c.Seed, "master random seed")
 	flag.IntVar(&c.Draws, "draws", 0, "draws per chain for every target (0: each target's default)")
 	flag.BoolVar(&c.Oracle, "oracle", false, "run the oracle baseline (settings chosen by hand from the reference posterior) instead of Sample")
@@ -98,8 +100,15 @@ func Experiment(ctx context.Context, c Config) ([]Row, error) {
 	}
 	var rows []Row
 	var failed []error
+	dir := c.DataDir
+	if dir == "" {
+		var err error
+		if dir, err = datadir.Find("testdata/posteriordb", nil); err != nil {
+			return nil, err
+		}
+	}
 	for _, name := range c.Targets {
-		t, err := LoadTarget(name, c.DataDir)
+		t, err := LoadTarget(name, dir)
 		if err != nil {
 			return rows, errors.Join(append(failed, err)...)
 		}

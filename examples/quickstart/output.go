@@ -5,79 +5,28 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/datadir"
 
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"github.com/sgmcmc-go/sgmcmc/plots"
 	"github.com/sgmcmc-go/sgmcmc/stancsv"
 )
 
-// modulePath is the module whose testdata holds a9a.
-const modulePath = "github.com/sgmcmc-go/sgmcmc"
-
-// dataSubdir is where a9a lives in the module.
-var dataSubdir = filepath.Join("testdata", "a9a")
-
 // findData returns the directory holding a9a and a9a.t: the repository's
-// testdata/a9a, found by walking up from the working directory to the
-// go.mod of the module, or else next to this source file (for a binary
-// built from a checkout and run elsewhere).
+// testdata/a9a (see datadir.Find).
 func findData() (string, error) {
-	var tried []string
-	if wd, err := os.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			if isModuleRoot(dir) {
-				d := filepath.Join(dir, dataSubdir)
-				if hasA9A(d) {
-					return d, nil
-				}
-				tried = append(tried, d)
-				break
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		d := filepath.Join(filepath.Dir(file), "..", "..", dataSubdir)
-		if hasA9A(d) {
-			return filepath.Clean(d), nil
-		}
-		tried = append(tried, filepath.Clean(d))
-	}
-	msg := "a9a not found: run the demo from inside the sgmcmc repository (any directory), or pass -data DIR, the directory holding the LIBSVM files a9a and a9a.t (testdata/a9a in the repository)"
-	if len(tried) > 0 {
-		msg += "; looked in " + strings.Join(tried, ", ")
-	}
-	return "", errors.New(msg)
+	return datadir.Find("testdata/a9a", hasA9A)
 }
 
-// isModuleRoot reports whether dir holds the go.mod of modulePath.
-func isModuleRoot(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if fields := strings.Fields(sc.Text()); len(fields) == 2 && fields[0] == "module" {
-			return strings.Trim(fields[1], `"`) == modulePath
-		}
-	}
-	return false
-}
-
+// hasA9A reports whether dir holds the LIBSVM files a9a and a9a.t.
 func hasA9A(dir string) bool {
 	for _, f := range []string{"a9a", "a9a.t"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || !st.Mode().IsRegular() {

@@ -6,16 +6,15 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/datadir"
 )
 
 // Data is a regression data set: n rows of p predictors (row-major) and
@@ -53,35 +52,13 @@ func (d *Data) Drop(name string) (*Data, error) {
 	return e, nil
 }
 
-// DataDir finds testdata/regression: in the directory given, if any, else
-// in the repository that contains the working directory (found by walking
-// up to its go.mod), else next to this source file.
+// DataDir finds testdata/regression: the directory given, if any, else in
+// the repository (see datadir.Find).
 func DataDir(dir string) (string, error) {
 	if dir != "" {
 		return dir, nil
 	}
-	const rel = "testdata/regression"
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				if _, err := os.Stat(filepath.Join(d, rel)); err == nil {
-					return filepath.Join(d, rel), nil
-				}
-			}
-			up := filepath.Dir(d)
-			if up == d {
-				break
-			}
-			d = up
-		}
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		d := filepath.Join(filepath.Dir(file), "..", "..", rel)
-		if _, err := os.Stat(d); err == nil {
-			return d, nil
-		}
-	}
-	return "", errors.New("cannot find " + rel + " (run inside the repository or pass -data DIR)")
+	return datadir.Find("testdata/regression", nil)
 }
 
 // LoadBoston reads boston.csv in scikit-learn's format: a first line
