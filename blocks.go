@@ -61,13 +61,22 @@ func (b blocks) rng(k int) (lo, hi int) {
 	return k * b.size, min((k+1)*b.size, b.d)
 }
 
+// blockGen is a block's generator, padded so that no two blocks'
+// generators share a cache line: each draw writes the generator's state,
+// and cores writing one line in turn would wait on each other at every
+// draw (SCIR draws per coordinate).
+type blockGen struct {
+	rng.Normal
+	_ [64]byte
+}
+
 // blockGens returns nb generators seeded in block order from g (two words
 // each), or nil if nb is 1 (the single block draws from g itself).
-func blockGens(g *rng.Normal, nb int) []rng.Normal {
+func blockGens(g *rng.Normal, nb int) []blockGen {
 	if nb == 1 {
 		return nil
 	}
-	gens := make([]rng.Normal, nb)
+	gens := make([]blockGen, nb)
 	for k := range gens {
 		gens[k].Seed(g.Uint64(), g.Uint64())
 	}
@@ -167,9 +176,9 @@ func startHelpers(n int) {
 // step puts them back) and the job that runs them.
 type blockSet struct {
 	blocks
-	chain *rng.Normal  // the chain's generator, block 0's when nb is 1
-	gens  []rng.Normal // block generators, nil when nb is 1
-	saves []rng.Normal
+	chain *rng.Normal // the chain's generator, block 0's when nb is 1
+	gens  []blockGen  // block generators, nil when nb is 1
+	saves []blockGen
 	job   *blockJob
 }
 
@@ -178,7 +187,7 @@ type blockSet struct {
 func newBlockSet(run blockRunner, g *rng.Normal, d int) blockSet {
 	b := blockSet{blocks: blockSplit(d), chain: g}
 	b.gens = blockGens(g, b.nb)
-	b.saves = make([]rng.Normal, len(b.gens))
+	b.saves = make([]blockGen, len(b.gens))
 	if b.nb > 1 {
 		b.job = newBlockJob(run, b.nb)
 	}
@@ -190,7 +199,7 @@ func (b *blockSet) gen(k int) *rng.Normal {
 	if b.gens == nil {
 		return b.chain
 	}
-	return &b.gens[k]
+	return &b.gens[k].Normal
 }
 
 // do runs every block of run once (run must be the blockRunner the set

@@ -32,7 +32,7 @@ func (r *Recipe) sources() []any {
 // ParallelDim) to srcs.
 func (b *blockSet) sources(srcs []any) []any {
 	for k := range b.gens {
-		srcs = append(srcs, &b.gens[k])
+		srcs = append(srcs, &b.gens[k].Normal)
 	}
 	return srcs
 }
