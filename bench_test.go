@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
+
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
@@ -92,13 +94,13 @@ func BenchmarkStep(b *testing.B) {
 					}
 				}
 				b.ReportAllocs()
-				c0, ok := processCPU()
+				c0, ok := cputime.Process()
 				for b.Loop() {
 					if err := s.Step(c.eps); err != nil {
 						b.Fatal(err)
 					}
 				}
-				c1, _ := processCPU()
+				c1, _ := cputime.Process()
 				n := float64(b.N)
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/float64(d), "ns/coord")
 				if ok {
@@ -117,11 +119,11 @@ func BenchmarkStep(b *testing.B) {
 func BenchmarkNormals(b *testing.B) {
 	run := func(b *testing.B, d int, body func()) {
 		b.ReportAllocs()
-		c0, ok := processCPU()
+		c0, ok := cputime.Process()
 		for b.Loop() {
 			body()
 		}
-		c1, _ := processCPU()
+		c1, _ := cputime.Process()
 		n := float64(b.N) * float64(d)
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/normal")
 		if ok {

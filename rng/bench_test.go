@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
 )
 
 // BenchmarkNormals compares ways of drawing d standard normals per
@@ -23,11 +25,11 @@ func BenchmarkNormals(b *testing.B) {
 	// run runs body b.N times and reports the time per normal.
 	run := func(b *testing.B, body func()) {
 		b.ReportAllocs()
-		c0, ok := processCPU()
+		c0, ok := cputime.Process()
 		for b.Loop() {
 			body()
 		}
-		c1, _ := processCPU()
+		c1, _ := cputime.Process()
 		per := float64(b.N) * d
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/normal")
 		if ok {

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
+
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
@@ -180,10 +182,10 @@ func (r Row) Pass() bool {
 // warnings say so; with fewer, or when ctx is cancelled, RunRow fails.
 func RunRow(ctx context.Context, run runner, t *Target, method string, seed uint64, draws int) (Row, error) {
 	start := time.Now()
-	cpu0, okCPU := processCPU()
+	cpu0, okCPU := cputime.Process()
 	chains, info, err := run(ctx, t, method, seed, draws)
 	secs := time.Since(start).Seconds()
-	cpu1, _ := processCPU()
+	cpu1, _ := cputime.Process()
 	row := Row{Target: t.Name, Method: method, Divergences: info.Divergences, GradEvals: info.GradEvals,
 		Seconds: secs, Warnings: append([]string{}, info.Warnings...), Chains: len(chains), Info: info, CPUSeconds: math.NaN()}
 	if okCPU {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
+
 	"github.com/sgmcmc-go/sgmcmc"
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/mat"
@@ -356,11 +358,11 @@ func BenchmarkMinibatchGrad(b *testing.B) {
 	dst := make([]float64, m.Dim())
 	run := func(b *testing.B, f func()) {
 		b.ReportAllocs()
-		c0, ok := processCPU()
+		c0, ok := cputime.Process()
 		for b.Loop() {
 			f()
 		}
-		if c1, _ := processCPU(); ok {
+		if c1, _ := cputime.Process(); ok {
 			b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	}

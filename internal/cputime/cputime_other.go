@@ -4,9 +4,9 @@
 
 //go:build !unix
 
-package sgmcmc
+package cputime
 
 import "time"
 
-// processCPU is not available on this platform.
-func processCPU() (time.Duration, bool) { return 0, false }
+// Process is not available on this platform: it returns false.
+func Process() (time.Duration, bool) { return 0, false }

@@ -4,17 +4,16 @@
 
 //go:build unix
 
-package sgmcmc
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time the process has used in user and system
-// mode. On a shared machine it measures a benchmark's own work, which wall
-// time inflates by the time other processes hold the cores.
-func processCPU() (time.Duration, bool) {
+// Process returns the CPU time the process has used in user and system
+// mode, and whether it could be read.
+func Process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
