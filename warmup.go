@@ -284,6 +284,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	eps := windowEps
 	lens := []int{50, 150, 500}
 	cv := newCovariance(d)
+	th := make([]float64, d) // a draw in θ, for cv
 	var shrunk float64 = 1
 	var z []float64
 	for k, n := range lens {
@@ -318,7 +319,8 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 				continue
 			}
 			if k == len(lens)-1 { // the covariance from the last window only, in the typical set
-				cv.add(w.toTheta(smp.Position()))
+				a.ToTheta(th, smp.Position())
+				cv.add(th)
 			}
 		}
 		z = smp.Position()
