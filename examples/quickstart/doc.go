@@ -41,7 +41,9 @@
 // the worst R̂ and the smallest bulk and tail ESS over the 124 coordinates,
 // and the summary table (mean, MCSE, sd, MAD, 5/50/95% quantiles, ESS, R̂)
 // of four coordinates: the stiffest, a middling and the softest coefficient
-// by the curvature diag ∇²U at the mode, and the bias alpha.
+// by the curvature diag ∇²U at the mode, and the bias alpha. A line headed
+// WARNING names every sampler whose worst R̂ is above 1.01 or whose
+// smallest bulk ESS is below 400, whose summaries are not the posterior's.
 //
 // # What the diagnostics show
 //

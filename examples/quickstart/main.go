@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
@@ -103,6 +104,20 @@ max R̂, min ESS: worst over the %d coordinates; R̂ below 1.01 and ESS above 40
 Posterior summaries of the stiffest, a middling and the softest coefficient (by curvature at the mode)
 and of the bias alpha; -csv DIR writes all %d to DIR/summary.json.
 `, p.Model.Dim(), res[0].ChainCount*c.Draws, p.Model.Dim())
+	// Say in words which rows are not the posterior.
+	var unmixed []string
+	for _, r := range res {
+		if !(r.RHatMax <= 1.01) || !(r.ESSBulkMin >= 400) {
+			unmixed = append(unmixed, r.Sampler)
+		}
+	}
+	if len(unmixed) > 0 {
+		fmt.Fprintf(w, `
+WARNING: %s: R̂ above 1.01 or bulk ESS below 400. These chains have not
+  mixed: their summaries below (their sds most of all) are not the posterior's;
+  run far longer, or use Sample.
+`, strings.Join(unmixed, ", "))
+	}
 	for _, r := range res {
 		shown := make(diagnostics.Table, len(p.Show))
 		for k, j := range p.Show {
