@@ -200,6 +200,18 @@ func TestCSVAndPlots(t *testing.T) {
 	if !strings.Contains(text.String(), "variable") || !strings.Contains(text.String(), "alpha") {
 		t.Errorf("no summary table printed:\n%s", text.String())
 	}
+	// 300 steps mix nothing: the table must say so in words.
+	var warning string
+	for _, l := range strings.Split(text.String(), "\n") {
+		if strings.HasPrefix(l, "WARNING:") {
+			warning = l
+		}
+	}
+	for _, name := range []string{"SGLD", "SGHMC", "SGNHT", "SGRLD", "gSGRHMC"} {
+		if !strings.Contains(warning, name) {
+			t.Errorf("no WARNING line naming %s, whose chains of 300 steps cannot have mixed (line: %q)", name, warning)
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
