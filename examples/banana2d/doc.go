@@ -42,9 +42,9 @@
 // over [−4, 4] × [−2.5, 3.5] (mass outside below 1e−9), at t = 10², 3·10²,
 // …, 10⁵. The demo also reports the floor: the KL of as many exact draws
 // (targets.Banana.Sample), 6.6e−5 at t = 10⁵ (2·10⁶ draws; 6.0e−5 to
-// 8.1e−5 over five seeds). Every method ends 4–7 times above it, so the
-// final KL measures the chains' autocorrelation and bias, not histogram
-// noise alone.
+// 8.1e−5 over five seeds). SGHMC and gSGRHMC end 4–7 times above it and
+// SGLD 9–21 times, so the final KL measures the chains' autocorrelation and
+// bias, not histogram noise alone.
 //
 // Tuning gives every method 16 grid points, run with 20 chains for 10⁵
 // steps on a separate tuning seed (seed + 2³², the same for every method
@@ -56,29 +56,36 @@
 //   - SGHMC: ε ∈ {0.035, 0.05, 0.07, 0.1} × C ∈ {0.5, 1, 2, 4}.
 //   - gSGRHMC: ε ∈ {0.035, 0.05, 0.07, 0.1} × κ ∈ {0.25, 0.5, 1, 2}.
 //
-// The chosen points lie inside the grids (SGLD ε = 0.004; SGHMC ε = 0.05,
-// C = 2; gSGRHMC ε = 0.07, κ = 1). A wider scan (κ up to 16, ε up to 0.14)
-// found nothing better: larger κ explores faster early (KL 0.08 at t = 100
-// for κ = 16) but its first-order O(ε) bias then dominates (KL 0.0013 or
-// more at t = 10⁵). The demo prints every tuning table.
+// The chosen points lie inside the grids (seed 1: SGLD ε = 0.004; SGHMC
+// ε = 0.05, C = 0.5; gSGRHMC ε = 0.07, κ = 0.5; C = 0.5 is the grid's edge,
+// but C = 0.5–4 differ by under 20 % at ε = 0.05). A wider scan (κ up to
+// 16, ε up to 0.14) found nothing better: larger κ explores faster early
+// (KL 0.08 at t = 100 for κ = 16) but its first-order O(ε) bias then
+// dominates (KL 0.0013 or more at t = 10⁵). The demo prints every tuning
+// table.
 //
 // # Results
 //
 // Seed 1, about 17 s on two cores (steps cost about 0.1–0.2 µs for SGLD and
-// SGHMC, 0.25 µs for gSGRHMC):
+// SGHMC, 0.25 µs for gSGRHMC), with the library's ziggurat generator (the
+// figures changed with it; the conclusions did not):
 //
-//	sampler  ε, C or κ      t = 100  300     1000    3000     10⁴      3·10⁴     10⁵
-//	SGLD     0.004          0.614    0.188   0.0382  0.00776  0.00741  0.00247   0.000872
-//	SGHMC    0.05, C = 2    0.286    0.0718  0.0225  0.00746  0.00380  0.000927  0.000266
-//	gSGRHMC  0.07, κ = 1    0.395    0.135   0.0309  0.0113   0.00321  0.00100   0.000333
-//	exact draws (floor)     0.039    0.015   0.0055  0.00198  0.000496 0.000211  0.0000656
+//	sampler  ε, C or κ        t = 100  300     1000    3000     10⁴      3·10⁴     10⁵
+//	SGLD     0.004            0.398    0.115   0.0374  0.0201   0.0048   0.00194   0.00138
+//	SGHMC    0.05, C = 0.5    0.227    0.0767  0.0255  0.00782  0.00293  0.000986  0.000302
+//	gSGRHMC  0.07, κ = 0.5    0.383    0.132   0.0327  0.0125   0.00393  0.00127   0.000459
+//	exact draws (floor)       0.039    0.015   0.0055  0.00198  0.000496 0.000211  0.0000656
 //
-// Over seeds 2–5 at these settings the final KL was 0.00027–0.00037 for
-// SGHMC and 0.00028–0.00047 for gSGRHMC, SGHMC lower in three of the four
-// (seed 4: gSGRHMC 0.000284, SGHMC 0.000301). The differences are of the
-// order of the seed-to-seed spread, but SGHMC is never clearly behind; the
-// paper's ordering is not reproduced at the final checkpoint, and the
-// banana2d part of the acceptance (gSGRHMC's final KL lowest) fails.
+// Over seeds 1–5, each tuned afresh, the final KL was 0.00026–0.00031 for
+// SGHMC and 0.00036–0.00046 for gSGRHMC (0.00056–0.00138 for SGLD): SGHMC
+// lower on every seed, gSGRHMC's final KL 1.52, 1.28, 1.44, 1.45 and 1.44
+// times SGHMC's. The paper's ordering is not reproduced at the final
+// checkpoint. What the acceptance asks of this example — gSGRHMC below
+// SGLD and within 1.5 times SGHMC at the end — holds on seeds 2–5 and
+// misses by a hair on seed 1, the default (1.52).
+//
+// The two experiments below (a start in the tail, other metrics) were
+// measured with the earlier generator, math/rand/v2's NormFloat64.
 //
 // From the tail, -start -3,1.05 (on the ridge at θ₁ = −3, where the
 // marginal density of θ₁ is e^(−8.1) of its peak; a start that requires
