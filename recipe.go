@@ -283,6 +283,7 @@ func (r *Recipe) Blocks() []int { return append([]int(nil), r.spec.Blocks...) }
 const (
 	notPSDWhat         = "2D − εB̂ not positive semidefinite (friction or diffusion too small for the gradient noise, or step too large)"
 	nonFiniteStateWhat = "state became non-finite (step size too large?)"
+	nonFiniteGradWhat  = "non-finite gradient"
 )
 
 // Step performs one update of Eq. 9 with step size eps, by the sequential

@@ -66,7 +66,7 @@ func checkGradValue(g Gradient, x []float64, step int) error {
 			return &StepError{Step: step, Index: -1, Value: x[i], What: strings.TrimPrefix(err.Error(), "sgmcmc: "), Err: err}
 		}
 	}
-	return &StepError{Step: step, Index: i, Value: x[i], What: "non-finite gradient"}
+	return &StepError{Step: step, Index: i, Value: x[i], What: nonFiniteGradWhat}
 }
 
 // firstNonFinite returns the index of the first NaN or Inf in x, or -1.

@@ -121,19 +121,7 @@ func (m *Model) partGrad(dst, theta []float64, idx []int, scale float64) {
 	if m.packed != nil {
 		for k, i := range idx {
 			row := m.packed[i*m.stride : (i+1)*m.stride]
-			cols := row[1 : 1+row[0]>>1]
-			var z0, z1, z2, z3 float64
-			j := 0
-			for ; j+4 <= len(cols); j += 4 {
-				z0 += theta[cols[j]]
-				z1 += theta[cols[j+1]]
-				z2 += theta[cols[j+2]]
-				z3 += theta[cols[j+3]]
-			}
-			for ; j < len(cols); j++ {
-				z0 += theta[cols[j]]
-			}
-			cs[k] = (z0 + z1) + (z2 + z3)
+			cs[k] = packedDot(row[1:1+row[0]>>1], theta)
 		}
 		for k, i := range idx {
 			cs[k] = scale * (float64(m.packed[i*m.stride]&1) - Sigmoid(cs[k]))

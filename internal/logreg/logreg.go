@@ -252,6 +252,23 @@ func (m *Model) LogPriorGrad(dst, theta []float64) {
 	}
 }
 
+// packedDot returns Σ_j θ[cols[j]], x_iᵀθ for a packed binary row. Four
+// partial sums: a single running sum would make the 15 adds of an a9a row
+// one chain of dependent additions, the critical path.
+func packedDot(cols []uint8, theta []float64) float64 {
+	var z0, z1, z2, z3 float64
+	for ; len(cols) >= 4; cols = cols[4:] {
+		z0 += theta[cols[0]]
+		z1 += theta[cols[1]]
+		z2 += theta[cols[2]]
+		z3 += theta[cols[3]]
+	}
+	for _, c := range cols {
+		z0 += theta[c]
+	}
+	return (z0 + z1) + (z2 + z3)
+}
+
 // LogLikGrad adds scale·(y_i − σ(x_iᵀθ))·x_i to dst, touching only the
 // nonzeros of row i.
 func (m *Model) LogLikGrad(dst, theta []float64, i int, scale float64) {
@@ -259,21 +276,7 @@ func (m *Model) LogLikGrad(dst, theta []float64, i int, scale float64) {
 		row := m.packed[i*m.stride : (i+1)*m.stride]
 		h := row[0]
 		idx := row[1 : 1+h>>1]
-		// Four partial sums: a single running sum would make the 15 adds of
-		// an a9a row one chain of dependent additions, the critical path.
-		var z0, z1, z2, z3 float64
-		k := 0
-		for ; k+4 <= len(idx); k += 4 {
-			z0 += theta[idx[k]]
-			z1 += theta[idx[k+1]]
-			z2 += theta[idx[k+2]]
-			z3 += theta[idx[k+3]]
-		}
-		for ; k < len(idx); k++ {
-			z0 += theta[idx[k]]
-		}
-		z := (z0 + z1) + (z2 + z3)
-		c := scale * (float64(h&1) - Sigmoid(z))
+		c := scale * (float64(h&1) - Sigmoid(packedDot(idx, theta)))
 		for _, j := range idx {
 			dst[j] += c
 		}
