@@ -5,10 +5,7 @@
 package sgmcmc
 
 import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-
+	"github.com/sgmcmc-go/sgmcmc/internal/parfor"
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
@@ -86,91 +83,6 @@ func blockGens(g *rng.Normal, nb int) []blockGen {
 // blockRunner is a step's work on one block.
 type blockRunner interface{ runBlock(k int) }
 
-// blockJob runs the blocks of one sampler's steps on the calling goroutine
-// and on the package's helper goroutines. It is built once per sampler; a
-// step allocates nothing.
-type blockJob struct {
-	run  blockRunner
-	n    int
-	next atomic.Int64 // next block to hand out
-	done atomic.Int64 // blocks finished
-	fin  chan struct{}
-}
-
-func newBlockJob(run blockRunner, n int) *blockJob {
-	j := &blockJob{run: run, n: n, fin: make(chan struct{}, 1)}
-	j.next.Store(int64(n))
-	startHelpers(runtime.GOMAXPROCS(0) - 1)
-	return j
-}
-
-// do runs every block once and returns when all have finished.
-func (j *blockJob) do() {
-	procs := runtime.GOMAXPROCS(0)
-	if procs == 1 || j.n == 1 {
-		for k := range j.n {
-			j.run.runBlock(k)
-		}
-		return
-	}
-	h := min(procs, j.n) - 1
-	startHelpers(h)
-	j.done.Store(0)
-	j.next.Store(0) // publishes the step's parameters to the helpers
-	for range h {
-		select {
-		case helperWork <- j:
-		default: // every helper is busy: the caller does more itself
-		}
-	}
-	if !j.work() {
-		<-j.fin // the helper that finished the last block signals
-	}
-}
-
-// work runs blocks until none is left and reports whether it finished the
-// last one.
-func (j *blockJob) work() (last bool) {
-	for {
-		k := j.next.Add(1) - 1
-		if k >= int64(j.n) {
-			return last
-		}
-		j.run.runBlock(int(k))
-		if j.done.Add(1) == int64(j.n) {
-			last = true
-		}
-	}
-}
-
-var (
-	helperWork = make(chan *blockJob, 64)
-	helperMu   sync.Mutex
-	helpers    int
-	nHelpers   atomic.Int64 // helpers, for a lock-free check
-)
-
-// startHelpers makes sure n helper goroutines are running. They live for
-// the life of the program, blocked on a channel when idle, and serve every
-// sampler's parallel steps.
-func startHelpers(n int) {
-	if nHelpers.Load() >= int64(n) {
-		return
-	}
-	helperMu.Lock()
-	defer helperMu.Unlock()
-	for ; helpers < n; helpers++ {
-		go func() {
-			for j := range helperWork {
-				if j.work() {
-					j.fin <- struct{}{}
-				}
-			}
-		}()
-	}
-	nHelpers.Store(int64(helpers))
-}
-
 // blockSet is a sampler's split of its steps into blocks: their
 // generators, the generators' states at the start of the step (a failed
 // step puts them back) and the job that runs them.
@@ -179,7 +91,7 @@ type blockSet struct {
 	chain *rng.Normal // the chain's generator, block 0's when nb is 1
 	gens  []blockGen  // block generators, nil when nb is 1
 	saves []blockGen
-	job   *blockJob
+	job   *parfor.Job // runs the blocks on every core; nil when nb is 1
 }
 
 // newBlockSet splits d coordinates into blocks for run, seeding their
@@ -189,7 +101,7 @@ func newBlockSet(run blockRunner, g *rng.Normal, d int) blockSet {
 	b.gens = blockGens(g, b.nb)
 	b.saves = make([]blockGen, len(b.gens))
 	if b.nb > 1 {
-		b.job = newBlockJob(run, b.nb)
+		b.job = parfor.NewJob(run.runBlock)
 	}
 	return b
 }
@@ -206,7 +118,7 @@ func (b *blockSet) gen(k int) *rng.Normal {
 // was made for).
 func (b *blockSet) do(run blockRunner) {
 	if b.job != nil {
-		b.job.do()
+		b.job.Run(b.nb)
 		return
 	}
 	run.runBlock(0)

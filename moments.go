@@ -4,7 +4,11 @@
 
 package sgmcmc
 
-import "math"
+import (
+	"math"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/parfor"
+)
 
 // Moments are the running moments of every coordinate of θ over the draws a
 // run keeps (RunOptions.Moments): what a long run in many dimensions can
@@ -28,15 +32,15 @@ type Moments struct {
 	SumEps float64
 
 	blk blocks
-	job *blockJob // the update of a large θ, in blocks on every core
-	x   []float64 // the draw being added
+	job *parfor.Job // the update of a large θ, in blocks on every core
+	x   []float64   // the draw being added
 	eps float64
 }
 
 func newMoments(d int) *Moments {
 	m := &Moments{Mean: make([]float64, d), M2: make([]float64, d), WeightedMean: make([]float64, d), blk: blockSplit(d)}
 	if m.blk.nb > 1 {
-		m.job = newBlockJob(m, m.blk.nb)
+		m.job = parfor.NewJob(m.runBlock)
 	}
 	return m
 }
@@ -64,7 +68,7 @@ func (m *Moments) add(x []float64, eps float64) {
 	m.SumEps += eps
 	m.x, m.eps = x, eps
 	if m.job != nil {
-		m.job.do()
+		m.job.Run(m.blk.nb)
 	} else {
 		m.runBlock(0)
 	}

@@ -4,11 +4,7 @@
 
 package logreg
 
-import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-)
+import "github.com/sgmcmc-go/sgmcmc/internal/parfor"
 
 // Batch gradients.
 //
@@ -17,7 +13,7 @@ import (
 // own, and adds the parts' buffers to dst in part order. The partition
 // depends on the batch alone, never on the number of cores, so the result is
 // the same bits for any GOMAXPROCS; with more than one core the parts run in
-// parallel, on the calling goroutine and on the package's helper goroutines.
+// parallel, on the calling goroutine and on internal/parfor's helpers.
 //
 // Within a part the rows are done in three sweeps, so that the work of one
 // row does not wait for the previous one: all dot products x_iᵀθ first, then
@@ -31,21 +27,20 @@ const batchPart = 128
 const minParallelRows = 2 * batchPart
 
 // batchWork is one call's parts: their buffers, the call's arguments, and
-// the counters that hand the parts out. It is pooled, so that a call
-// allocates nothing.
+// the job that runs them. It is pooled, so that a call allocates nothing.
 type batchWork struct {
-	m      *Model
-	theta  []float64
-	idx    []int
-	scale  float64
-	n      int         // parts of this call
-	parts  [][]float64 // part buffers, Dim each
-	next   atomic.Int64
-	active atomic.Int32 // helpers inside work() on this call
+	m     *Model
+	theta []float64
+	idx   []int
+	scale float64
+	parts [][]float64 // part buffers, Dim each
+	job   *parfor.Job // runs part over the parts
 }
 
 func (m *Model) newBatchWork() *batchWork {
-	return &batchWork{m: m}
+	w := &batchWork{m: m}
+	w.job = parfor.NewJob(w.part)
+	return w
 }
 
 // LogLikGradBatch adds scale·Σ_{i∈idx} (y_i − σ(x_iᵀθ))·x_i to dst: the
@@ -61,24 +56,13 @@ func (m *Model) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) 
 	for len(w.parts) < n {
 		w.parts = append(w.parts, make([]float64, m.Dim()))
 	}
-	w.theta, w.idx, w.scale, w.n = theta, idx, scale, n
-	procs := runtime.GOMAXPROCS(0)
-	if procs == 1 || len(idx) < minParallelRows {
+	w.theta, w.idx, w.scale = theta, idx, scale
+	if len(idx) < minParallelRows {
 		for k := range n {
 			w.part(k)
 		}
 	} else {
-		h := min(procs, n, maxHelpers+1) - 1
-		startHelpers(h)
-		w.next.Store(0)
-		post(w, h)
-		w.work()
-		// Every part is done once every helper that joined has left
-		// work(); retract the call first, so that no helper joins late.
-		current.CompareAndSwap(w, nil)
-		for w.active.Load() != 0 {
-			runtime.Gosched()
-		}
+		w.job.Run(n)
 	}
 	acc := w.parts[0]
 	for k := 1; k < n; k++ {
@@ -91,17 +75,6 @@ func (m *Model) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) 
 	}
 	w.theta, w.idx = nil, nil
 	m.pool.Put(w)
-}
-
-// work runs parts until none is left.
-func (w *batchWork) work() {
-	for {
-		k := w.next.Add(1) - 1
-		if k >= int64(w.n) {
-			return
-		}
-		w.part(int(k))
-	}
 }
 
 // part writes the gradient of part k into its buffer.
@@ -150,95 +123,5 @@ func (m *Model) partGrad(dst, theta []float64, idx []int, scale float64) {
 		for a, j := range cols {
 			dst[j] += v * val[a]
 		}
-	}
-}
-
-// maxHelpers bounds the helper goroutines.
-const maxHelpers = 63
-
-// Helpers. A call posts its batchWork in current and bumps posted; idle
-// helpers watch posted, yielding the core between looks (runtime.Gosched,
-// so that they take no time from goroutines with work to do), for about
-// spinLooks looks before they park on wake. A call that finds helpers
-// parked wakes as many as it can use. Between the steps of a chain, a few
-// microseconds apart, the helpers therefore never park, and joining a
-// call costs them well under a microsecond instead of a wake-up through
-// the scheduler (several microseconds, as long as the gradient itself on
-// a9a).
-//
-// One slot serves every Model: a call that finds the slot taken by
-// another's (chains sharing cores) replaces it, and the earlier call does
-// its remaining parts itself; the result never depends on who does a part.
-var (
-	current  atomic.Pointer[batchWork]
-	posted   atomic.Uint64
-	parked   atomic.Int32
-	wake     = make(chan struct{}, maxHelpers)
-	helperMu sync.Mutex
-	helpers  int
-	nHelpers atomic.Int64
-)
-
-// spinLooks is how many times an idle helper looks for work, yielding
-// between looks, before it parks: some tens of microseconds.
-const spinLooks = 256
-
-// post offers w to the helpers, waking up to h parked ones.
-func post(w *batchWork, h int) {
-	current.Store(w)
-	posted.Add(1)
-	for n := min(int(parked.Load()), h); n > 0; n-- {
-		select {
-		case wake <- struct{}{}:
-		default:
-			return
-		}
-	}
-}
-
-// startHelpers makes sure n helper goroutines are running. They live for
-// the life of the program and serve every Model's batch gradients.
-func startHelpers(n int) {
-	n = min(n, maxHelpers)
-	if nHelpers.Load() >= int64(n) {
-		return
-	}
-	helperMu.Lock()
-	defer helperMu.Unlock()
-	for ; helpers < n; helpers++ {
-		go helper()
-	}
-	nHelpers.Store(int64(helpers))
-}
-
-// helper joins posted calls until the program ends.
-func helper() {
-	seen := posted.Load()
-	for {
-		for looks := 0; posted.Load() == seen; looks++ {
-			if looks < spinLooks {
-				runtime.Gosched()
-				continue
-			}
-			parked.Add(1)
-			if posted.Load() == seen {
-				<-wake
-			}
-			parked.Add(-1)
-			looks = 0
-		}
-		seen = posted.Load()
-		w := current.Load()
-		if w == nil {
-			continue
-		}
-		// Join only while the call is still posted: once its caller has
-		// retracted it and seen no helper inside, w may go back to the
-		// pool and serve another call.
-		w.active.Add(1)
-		if current.Load() == w {
-			w.work()
-		}
-		w.active.Add(-1)
 	}
 }
