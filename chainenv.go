@@ -213,7 +213,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: s.Callback})
 	out.evals = e.count
 	var se *StepError
-	if errors.As(runErr, &se) && se.Err == nil && se.What == nonFiniteGradWhat {
+	if errors.As(runErr, &se) && se.Err == ErrNonFiniteGradient {
 		// The gradient was finite at every warmup point: a non-finite value
 		// at a point the frozen sampler reached is the sampler's doing.
 		runErr = &StepError{Step: se.Step, Index: se.Index, Value: se.Value, Err: ErrDivergence,

@@ -34,6 +34,9 @@ var (
 	// ErrDivergence: a run stopped because too many of its transitions
 	// diverged (see DivergenceCounter and RunOptions.MaxDivergences).
 	ErrDivergence = errors.New("sgmcmc: divergent transitions")
+	// ErrNonFiniteGradient: the gradient source wrote NaN or ±Inf (the
+	// StepError names the step and the coordinate).
+	ErrNonFiniteGradient = errors.New("sgmcmc: non-finite gradient")
 )
 
 // kindError is an error of one of the classes above with its own message.
@@ -63,7 +66,7 @@ type StepError struct {
 	Index int     // coordinate concerned, or -1
 	Value float64 // offending value
 	What  string  // what failed, e.g. "gradient"
-	Err   error   // the class of failure, if any (ErrDivergence); see Unwrap
+	Err   error   // the class of failure, if any (ErrNonFiniteGradient, ErrDivergence); see Unwrap
 }
 
 // Unwrap returns Err.

@@ -87,8 +87,11 @@ func NewMinibatch(m Model, n int, replace bool, src rand.Source) (*Minibatch, er
 	return b, nil
 }
 
-// errShared is the fault of a Minibatch caught in use by two goroutines.
-var errShared = errorf(ErrUnsupported, "Minibatch used by two goroutines at once: every chain needs its own Minibatch (build it in RunChains' newSampler from the chain's source)")
+// sharedWhat and errShared are the fault of a Minibatch caught in use by
+// two goroutines.
+const sharedWhat = "Minibatch used by two goroutines at once: every chain needs its own Minibatch (build it in RunChains' newSampler from the chain's source)"
+
+var errShared = errorf(ErrUnsupported, sharedWhat)
 
 // acquire marks a call under way. It reports false, and poisons the
 // Minibatch, if another call is under way or one was caught before.
@@ -107,11 +110,11 @@ func (b *Minibatch) acquire() bool {
 func (b *Minibatch) release() { b.busy.Store(false) }
 
 // fault reports errShared once two calls have overlapped (faulter).
-func (b *Minibatch) fault() error {
+func (b *Minibatch) fault() (string, error) {
 	if b.shared.Load() {
-		return errShared
+		return sharedWhat, errShared
 	}
-	return nil
+	return "", nil
 }
 
 func fillNaN(x []float64) {

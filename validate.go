@@ -48,13 +48,13 @@ func checkGrad(who string, grad Gradient, d int) error {
 
 // faulter is a Gradient that can say why the last gradient it wrote is
 // not finite when its own misuse is the cause (a Minibatch caught in use
-// by two goroutines at once).
-type faulter interface{ fault() error }
+// by two goroutines at once): what, in words, and the error.
+type faulter interface{ fault() (what string, err error) }
 
 // checkGradValue returns nil if the gradient x written by g at step is
 // finite, and otherwise a *StepError naming the first non-finite
-// coordinate, or g's own fault (wrapped in StepError.Err) if it reports
-// one. It costs what checkFinite costs; the fault is looked up only on
+// coordinate (wrapping ErrNonFiniteGradient), or g's own fault (wrapped
+// in StepError.Err) if it reports one. It costs what checkFinite costs; the fault is looked up only on
 // failure.
 func checkGradValue(g Gradient, x []float64, step int) error {
 	i := firstNonFinite(x)
@@ -62,11 +62,11 @@ func checkGradValue(g Gradient, x []float64, step int) error {
 		return nil
 	}
 	if f, ok := g.(faulter); ok {
-		if err := f.fault(); err != nil {
-			return &StepError{Step: step, Index: -1, Value: x[i], What: strings.TrimPrefix(err.Error(), "sgmcmc: "), Err: err}
+		if what, err := f.fault(); err != nil {
+			return &StepError{Step: step, Index: -1, Value: x[i], What: what, Err: err}
 		}
 	}
-	return &StepError{Step: step, Index: i, Value: x[i], What: nonFiniteGradWhat}
+	return &StepError{Step: step, Index: i, Value: x[i], What: nonFiniteGradWhat, Err: ErrNonFiniteGradient}
 }
 
 // firstNonFinite returns the index of the first NaN or Inf in x, or -1.
