@@ -49,7 +49,9 @@ func checkGrad(who string, grad Gradient, d int) error {
 // faulter is a Gradient that can say why the last gradient it wrote is
 // not finite when its own misuse is the cause (a Minibatch caught in use
 // by two goroutines at once): what, in words, and the error.
-type faulter interface{ fault() (what string, err error) }
+type faulter interface {
+	fault() (what string, err error)
+}
 
 // checkGradValue returns nil if the gradient x written by g at step is
 // finite, and otherwise a *StepError naming the first non-finite
