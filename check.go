@@ -69,7 +69,7 @@ func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 	}
 	cl := make([]float64, n)
 	if !r.spec.NumericGamma && r.spec.Gamma != nil {
-		r.spec.Gamma(cl, zc)
+		r.spec.Gamma.At(cl, zc)
 	}
 	if !r.spec.NumericGamma {
 		worst, wi := 0.0, -1

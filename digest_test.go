@@ -84,7 +84,7 @@ func digestCases() []struct {
 			return NewSGHMC(g, start(d, 0.5), src(), &SGHMCSettings{Mass: pos(d), Friction: 2, NoiseVar: ones(d, 1), ResampleEvery: 7, R0: start(d, 0.2)})
 		}},
 		{"SGHMC simultaneous", 0.05, func(d int) (Sampler, error) {
-			return NewSGHMC(g, start(d, 0.5), src(), &SGHMCSettings{Simultaneous: true})
+			return NewSGHMC(g, start(d, 0.5), src(), &SGHMCSettings{Integrator: Euler{}})
 		}},
 		{"naive SGHMC", 0.01, func(d int) (Sampler, error) { return NewNaiveSGHMC(g, start(d, 0.5), src(), nil) }},
 		{"SGNHT", 0.05, func(d int) (Sampler, error) {
@@ -94,7 +94,7 @@ func digestCases() []struct {
 			return NewSGNHT(noiseGrad{v: 0.2}, start(d, 0.5), src(), &SGNHTSettings{EstimateNoise: true})
 		}},
 		{"SGNHT simultaneous", 0.05, func(d int) (Sampler, error) {
-			return NewSGNHT(g, start(d, 0.5), src(), &SGNHTSettings{Simultaneous: true})
+			return NewSGNHT(g, start(d, 0.5), src(), &SGNHTSettings{Integrator: Euler{}})
 		}},
 		{"SGRLD", 0.01, func(d int) (Sampler, error) {
 			return NewSGRLD(g, start(d, 0.5), DiagMetricFunc(testMetric), src(), &SGRLDSettings{NoiseVar: ones(d, 0.3)})
@@ -156,11 +156,14 @@ var samplerDigests = map[string][2]string{
 	"SGRHMC":                             {"ccbd292b204437ac", "e096484d9db09827"},
 	"SGRHMC friction noise":              {"e65556ce2717c9e9", "a9ab3cfc6272bd07"},
 	"naive SGRHMC":                       {"b4624ef10443be84", "d30b07ad9e8291b5"},
-	"generic recipe":                     {"dea76b8f3763cbc9", "92955d9f48514583"},
-	"pSGLD":                              {"eff595669dc2caf5", "99db7fa2c2d9d5e0"},
-	"HAMCMC":                             {"51a186b43612ac76", "1c6c53d7a2be998e"},
-	"SCIR":                               {"a5390da0a9973278", "d813937559eddcf4"},
-	"SGRLDSimplex":                       {"cee39c4654a75df8", "c1701e86021601c8"},
+	// A recipe built by hand with SGLD's operators now takes the fused
+	// sweep, and in parallel blocks draws SGLD's chain (it took the generic
+	// path before, "92955d9f48514583" in blocks).
+	"generic recipe": {"dea76b8f3763cbc9", "56a53a0a4cfb6826"},
+	"pSGLD":          {"eff595669dc2caf5", "99db7fa2c2d9d5e0"},
+	"HAMCMC":         {"51a186b43612ac76", "1c6c53d7a2be998e"},
+	"SCIR":           {"a5390da0a9973278", "d813937559eddcf4"},
+	"SGRLDSimplex":   {"cee39c4654a75df8", "c1701e86021601c8"},
 }
 
 // TestSamplerDigests: each named sampler's first 1,000 draws are the ones
@@ -230,5 +233,41 @@ func TestSampleDigests(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: digest %s, want %s (the run changed)", res.Method, got, want)
 		}
+	}
+}
+
+// TestHandBuiltSGHMC: a Recipe built by hand from SGHMC's operators draws
+// the same chain, bit for bit, as NewSGHMC, in one block and in parallel
+// blocks: the fused sweep is chosen by the operators, not the constructor.
+func TestHandBuiltSGHMC(t *testing.T) {
+	build := func(d int) Sampler {
+		D, err := NewBlock([]int{d, d}, [][]Operator{{nil, nil}, {nil, Scalar{N: d, C: 1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		Q, err := NewBlock([]int{d, d}, [][]Operator{{nil, Scalar{N: d, C: -1}}, {Scalar{N: d, C: 1}, nil}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		z0 := make([]float64, 2*d)
+		for i := range d {
+			z0[i] = 0.5 * math.Sin(float64(3*i+1))
+		}
+		r, err := NewRecipe(RecipeSpec{Blocks: []int{d, d}, Grad: GradFunc(testGrad), GradK: Kinetic{}, D: D, Q: Q, Z0: z0, Src: rand.NewPCG(11, 12)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.fz == nil {
+			t.Fatal("the hand-built SGHMC recipe does not take the fused sweep")
+		}
+		return r
+	}
+	want := samplerDigests["SGHMC"]
+	if got := runDigest(t, build(6), 0.05, 1000); got != want[0] {
+		t.Errorf("one block: hand-built digest %s, NewSGHMC's %s", got, want[0])
+	}
+	defer setBlocks(4, 3)()
+	if got := runDigest(t, build(10), 0.05, 1000); got != want[1] {
+		t.Errorf("in blocks: hand-built digest %s, NewSGHMC's %s", got, want[1])
 	}
 }

@@ -66,7 +66,7 @@ func ExampleNewRecipe() {
 	r, err := sgmcmc.NewRecipe(sgmcmc.RecipeSpec{
 		Blocks: []int{1, 1},
 		Grad:   grad,
-		GradK:  func(dst, z []float64) { dst[0], dst[1] = 0, z[1] }, // K = r²/2
+		GradK:  sgmcmc.Kinetic{}, // K = r²/2
 		D:      D,
 		Q:      Q,
 		// D_rr depends on θ only, so Γ_r = Σ_j ∂_j D_rj = ∂_r D_rr = 0.
@@ -97,7 +97,7 @@ func ExampleRecipe_Check() {
 	r, _ := sgmcmc.NewRecipe(sgmcmc.RecipeSpec{
 		Blocks: []int{1, 1},
 		Grad:   sgmcmc.GradFunc(func(dst, th []float64) { dst[0] = th[0] }),
-		GradK:  func(dst, z []float64) { dst[0], dst[1] = 0, z[1] },
+		GradK:  sgmcmc.Kinetic{},
 		D:      D, Q: Q,
 		Z0: []float64{0, 0}, Src: rand.NewPCG(1, 1),
 	})

@@ -5,25 +5,36 @@
 package sgmcmc
 
 import (
-	"errors"
 	"math"
+	"slices"
 
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
-// Fused steps.
+// The fused sweep.
 //
-// The named samplers whose D and Q are made of scalar and diagonal blocks
-// (SGLD, SGHMC, SGNHT, SGRLD and gSGRHMC with a diagonal metric, in the
-// default sequential sweep) take their steps here rather than through the
-// operators of the generic Recipe: one pass over the state that draws the
-// noise a block of normals at a time, updates the momentum and θ, judges
-// the previous transition's divergence, keeps the copy of the state that a
+// A recipe whose operators have the structure of the named samplers, in
+// the default sequential sweep, takes its steps here rather than through
+// the operators' interfaces: one pass over the state that draws the noise
+// a block of normals at a time, updates the momentum and θ, judges the
+// previous transition's divergence, keeps the copy of the state that a
 // failed step is undone from, and checks the new state's finiteness. The
-// arithmetic is the generic path's, operation for operation and in the same
-// order, so the two give the same bits (recipe_test.go compares them); the
-// pass only skips the generic path's intermediate vectors (∇H, the
+// arithmetic is the generic sweep's, operation for operation and in the
+// same order, so the two give the same bits (fused_test.go compares them);
+// the pass only skips the generic path's intermediate vectors (∇H, the
 // increment, the noise), its interface calls and its separate passes.
+//
+// newFused recognises two shapes, reading every value the pass needs from
+// the recipe's own operators (a Diagonal's or Vector's slice is read at
+// every step, so a metric cache that Prepare updates in place is seen):
+//
+//   - θ alone (SGLD, SGRLD): D = Scalar or Diagonal, Q = 0, K = 0, Γ = 0
+//     or a Vector;
+//   - θ and a momentum r, optionally a thermostat ξ (SGHMC, gSGRHMC with a
+//     diagonal metric, SGNHT): D = diag(0, D_rr[, 0]) with D_rr a Scalar
+//     or Diagonal; Q_θr and Q_rθ Scalars or Diagonals, Q_θθ = Q_rr = 0;
+//     with ξ, Q_rξ = s_c·r and Q_ξr = s_r·rᵀ (SGNHT's coupling) and
+//     nothing else; ∇K a Kinetic; Γ = 0 or a Vector.
 //
 // Above ParallelDim the pass runs in blocks on several cores (blocks.go),
 // each block drawing from its own generator.
@@ -34,30 +45,6 @@ const (
 	fusedHMC            // θ and a momentum r: SGHMC, gSGRHMC, SGNHT
 )
 
-// fusedSpec describes a named sampler's fused step: the values its generic
-// Recipe reads from its operators. Slices are read at every step, so a
-// metric cache may update them in place.
-type fusedSpec struct {
-	kind int
-	// c is the scalar diffusion of the noisy block (θ for fusedLD, r for
-	// fusedHMC) when dd is nil.
-	c float64
-	// dd is the diagonal diffusion of the noisy block, or nil.
-	dd []float64
-	// gam is Γ on the noisy block, or nil for zero.
-	gam []float64
-	// im is SGHMC's inverse mass, ∇_r K = r∘im; nil for r.
-	im []float64
-	// isq is gSGRHMC's G^(−1/2): Q_rθ = diag(isq), Q_θr = −diag(isq); nil
-	// for Q_rθ = I, Q_θr = −I.
-	isq []float64
-	// nht adds SGNHT's thermostat ξ = z[2d] with diffusion A = c: the
-	// momentum's friction ξ, and ξ ← ξ + ε(rᵀr/d − 1).
-	nht bool
-	// prepAfter calls Prepare after θ moves (a metric at the new θ).
-	prepAfter bool
-}
-
 // fusedPart is one block's share of a fused step's sums.
 type fusedPart struct {
 	du    float64 // the previous transition's trapezoid ΔU
@@ -67,29 +54,173 @@ type fusedPart struct {
 	psdV  float64 // 2D − εB̂ there
 }
 
-// fused is a Recipe's fused step: its spec, buffers and per-step values.
+// fused is a Recipe's fused step: views of its operators, buffers and
+// per-step values.
 type fused struct {
-	fusedSpec
-	r     *Recipe
-	blk   blockSet
-	parts []fusedPart
-	bak   []float64 // θ_t, which becomes the divergence tracker's start
-	rbak  []float64 // r_t (fusedHMC)
+	kind int
+	// c is the scalar diffusion of the noisy block (θ for fusedLD, r for
+	// fusedHMC) when dd is nil.
+	c float64
+	// dd is the diagonal diffusion of the noisy block, or nil.
+	dd []float64
+	// gam is Γ on the noisy block, or nil for zero.
+	gam []float64
+	// im is the inverse mass, ∇_r K = r∘im; nil for r.
+	im []float64
+	// qr and qt are the diagonals of Q_rθ and Q_θr (gSGRHMC's ±G^(−1/2)),
+	// or nil for the scalars cr and ct (SGHMC's 1 and −1).
+	qr, qt []float64
+	cr, ct float64
+	// nht adds SGNHT's thermostat ξ = z[2d]: the momentum's friction
+	// −scol·d(ξ − A), and ξ ← ξ + ε(Γ_ξ − srow·rᵀr).
+	nht              bool
+	a, scol, srow    float64
+	gamXi            float64
+	prepAfter        bool // call Prepare after θ moves (a metric at the new θ)
+	r                *Recipe
+	blk              blockSet
+	parts            []fusedPart
+	bak              []float64 // θ_t, which becomes the divergence tracker's start
+	rbak             []float64 // r_t (fusedHMC)
+	xi0              float64   // ξ_t (nht)
+	moved            bool      // the pass has run: undo must restore the state
 	// per step
 	eps float64
 	b   []float64 // B̂ in z-space, or nil
 	axi float64   // SGNHT: −(ξ − A), the momentum's extra friction coefficient
 }
 
-func newFused(r *Recipe, s *fusedSpec) *fused {
-	f := &fused{fusedSpec: *s, r: r}
-	f.blk = newBlockSet(f, r.gen, r.d)
+// newFused returns the fused sweep of r, or nil if r's operators do not
+// have one of the shapes it recognises.
+func newFused(r *Recipe) *fused {
+	s := &r.spec
+	if s.NumericGamma {
+		return nil
+	}
+	f := &fused{r: r, prepAfter: s.Prepare != nil}
+	d, n := r.d, r.n
+	var gam Vector
+	if s.Gamma != nil {
+		v, ok := s.Gamma.(Vector)
+		if !ok || len(v) != n {
+			return nil
+		}
+		gam = v
+	}
+	switch len(s.Blocks) {
+	case 1:
+		if s.Q != nil || s.GradK != nil || !f.diffusion(s.D) {
+			return nil
+		}
+		f.kind = fusedLD
+		if gam != nil {
+			f.gam = gam
+		}
+	case 2, 3:
+		nht := len(s.Blocks) == 3
+		if s.Blocks[1] != d || nht && s.Blocks[2] != 1 {
+			return nil
+		}
+		k, ok := s.GradK.(Kinetic)
+		if !ok || k.Thermostat != nht || k.InvMass != nil && len(k.InvMass) != d {
+			return nil
+		}
+		D, ok := s.D.(*Block)
+		if !ok || !onlyBlocks(D, [2]int{1, 1}) || !f.diffusion(D.ops[1][1]) {
+			return nil
+		}
+		Q, ok := s.Q.(*Block)
+		if !ok {
+			return nil
+		}
+		coupling := [][2]int{{0, 1}, {1, 0}}
+		if nht {
+			coupling = append(coupling, [2]int{1, 2}, [2]int{2, 1})
+		}
+		if !onlyBlocks(Q, coupling...) {
+			return nil
+		}
+		if f.qt, f.ct, ok = diagOf(Q.ops[0][1]); !ok {
+			return nil
+		}
+		if f.qr, f.cr, ok = diagOf(Q.ops[1][0]); !ok {
+			return nil
+		}
+		f.kind, f.im = fusedHMC, k.InvMass
+		if gam != nil {
+			f.gam = gam[d : 2*d]
+		}
+		if nht {
+			col, ok1 := Q.ops[1][2].(momentumColumn)
+			row, ok2 := Q.ops[2][1].(momentumRow)
+			if !ok1 || !ok2 || col.d != d || row.d != d {
+				return nil
+			}
+			f.nht, f.a, f.scol, f.srow = true, k.A, col.scale, row.scale
+			if gam != nil {
+				f.gamXi = gam[2*d]
+				if s.Prepare == nil && allZero(f.gam) {
+					f.gam = nil // constant zero: the lean loads
+				}
+			}
+		}
+	default:
+		return nil
+	}
+	f.blk = newBlockSet(f, r.gen, d)
 	f.parts = make([]fusedPart, f.blk.nb)
-	f.bak = make([]float64, r.d)
+	f.bak = make([]float64, d)
 	if f.kind == fusedHMC {
-		f.rbak = make([]float64, r.d)
+		f.rbak = make([]float64, d)
 	}
 	return f
+}
+
+// diffusion reads the noisy block's diffusion, a Scalar or a Diagonal.
+func (f *fused) diffusion(op Operator) bool {
+	switch D := op.(type) {
+	case Scalar:
+		f.c = D.C
+		return true
+	case Diagonal:
+		f.c, f.dd = 1, D
+		return true
+	}
+	return false
+}
+
+// diagOf returns the slice of a Diagonal or the constant of a Scalar.
+func diagOf(op Operator) ([]float64, float64, bool) {
+	switch q := op.(type) {
+	case Scalar:
+		return nil, q.C, true
+	case Diagonal:
+		return q, 0, true
+	}
+	return nil, 0, false
+}
+
+// onlyBlocks reports whether b has no nonzero blocks but those listed
+// (which must be present).
+func onlyBlocks(b *Block, want ...[2]int) bool {
+	for i, row := range b.ops {
+		for j, op := range row {
+			listed := slices.Contains(want, [2]int{i, j})
+			if listed != (op != nil) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // runBlock is the pass over block k.
@@ -195,11 +326,12 @@ func (f *fused) passLD(lo, hi int, g *rng.Normal, p *fusedPart) {
 func (f *fused) passHMC(lo, hi int, g *rng.Normal, p *fusedPart) {
 	r := f.r
 	d := r.d
-	eps, b, dd, gam, im, isq := f.eps, f.b, f.dd, f.gam, f.im, f.isq
+	eps, b, dd, gam, im, qr, qt := f.eps, f.b, f.dd, f.gam, f.im, f.qr, f.qt
 	a := -1 * f.c
 	sd := math.Sqrt(2 * eps * f.c)
 	axi := f.axi
-	lean := dd == nil && gam == nil && b == nil && im == nil && isq == nil && !f.nht && sd > minLeanSD
+	lean := dd == nil && gam == nil && b == nil && im == nil && qr == nil && qt == nil &&
+		f.cr == 1 && f.ct == -1 && !f.nht && sd > minLeanSD
 	du, chk, sumsq := 0.0, 0.0, 0.0
 	psd, psdV := -1, 0.0
 	var nrm [fusedChunk]float64
@@ -244,9 +376,9 @@ func (f *fused) passHMC(lo, hi int, g *rng.Normal, p *fusedPart) {
 				di = dd[i]
 				ai = -1 * di
 			}
-			q := -1.0 // Q_rθ = I
-			if isq != nil {
-				q = -1 * isq[i]
+			q := -1 * f.cr // −Q_rθ
+			if qr != nil {
+				q = -1 * qr[i]
 			}
 			inc := 0.0
 			if gam != nil {
@@ -280,9 +412,9 @@ func (f *fused) passHMC(lo, hi int, g *rng.Normal, p *fusedPart) {
 			if im != nil {
 				kn = rn * im[i]
 			}
-			pt := 1.0 // −Q_θr = I
-			if isq != nil {
-				pt = -1 * -isq[i]
+			pt := -1 * f.ct // −Q_θr
+			if qt != nil {
+				pt = -1 * qt[i]
 			}
 			tn := t + (eps*(0+pt*kn) + 0)
 			th[k] = tn
@@ -293,44 +425,19 @@ func (f *fused) passHMC(lo, hi int, g *rng.Normal, p *fusedPart) {
 	*p = fusedPart{du: 0.5 * du, chk: chk, sumsq: sumsq, psd: psd, psdV: psdV}
 }
 
-// step is the fused Recipe step. It mirrors Recipe.step with the sweep
-// integrator, and on failure leaves the Recipe exactly as it was.
-func (f *fused) step(eps float64, step int) error {
-	r := f.r
+// step is the fused sweep's step. It mirrors the generic sweep; on
+// failure Recipe.Step calls undo.
+func (f *fused) step(r *Recipe, eps float64, step int) error {
 	s := &r.spec
 	d := r.d
-	genSave := *r.gen
 	f.blk.save()
-	divSave := r.div.mark()
-	var xi0 float64
 	if f.nht {
-		xi0 = r.z[2*d]
+		f.xi0 = r.z[2*d]
 	}
-	moved := false
-	fail := func(err error) error {
-		*r.gen = genSave
-		f.blk.restore()
-		r.div.reset(divSave)
-		if moved {
-			copy(r.z[:d], f.bak)
-			if f.rbak != nil {
-				copy(r.z[d:2*d], f.rbak)
-			}
-			if f.nht {
-				r.z[2*d] = xi0
-			}
-		}
-		r.thVer++
-		if s.Prepare != nil {
-			if perr := s.Prepare(r.z); perr != nil {
-				return errors.Join(err, errorf(nil, "step %d: Prepare fails at the restored state: %w", step, perr))
-			}
-		}
-		return err
-	}
+	f.moved = false
 	r.thVer++
 	if err := r.prepare(step); err != nil {
-		return fail(err)
+		return err
 	}
 	s.Grad.Grad(r.g, r.z[:d])
 	r.gVer = r.thVer
@@ -338,7 +445,7 @@ func (f *fused) step(eps float64, step int) error {
 	if r.b != nil {
 		if s.EstimateNoise {
 			if err := checkGradValue(s.Grad, r.g, step); err != nil {
-				return fail(err)
+				return err
 			}
 			s.Grad.(NoiseEstimator).NoiseVar(r.v)
 		} else {
@@ -349,11 +456,11 @@ func (f *fused) step(eps float64, step int) error {
 	}
 	f.eps = eps
 	if f.nht {
-		// The momentum's friction from ξ: Q_rξ ∇_ξK = (r/d)·d(ξ − A).
+		// The momentum's friction from ξ: Q_rξ ∇_ξK = (s_c·r)·d(ξ − A).
 		fd := float64(d)
-		f.axi = (-1 * (1 / fd)) * (fd * (r.z[2*d] - f.c))
+		f.axi = (-1 * f.scol) * (fd * (r.z[2*d] - f.a))
 	}
-	moved = true
+	f.moved = true
 	f.blk.do(f)
 	// The blocks' sums, in block order.
 	tot := fusedPart{psd: -1}
@@ -371,10 +478,9 @@ func (f *fused) step(eps float64, step int) error {
 		}
 	}
 	if f.nht {
-		// ξ ← ξ + ε(−1 + (1/d)·rᵀr), as Γ_ξ = −1 and Q_ξr = −rᵀ/d give it.
-		fd := float64(d)
+		// ξ ← ξ + ε(Γ_ξ − s_r·rᵀr), SGNHT's ξ + ε(−1 + rᵀr/d).
 		xi := r.z[2*d]
-		r.z[2*d] = xi + (eps*(-1+(-1*(-1/fd))*tot.sumsq) + 0)
+		r.z[2*d] = xi + (eps*(f.gamXi+(-1*f.srow)*tot.sumsq) + 0)
 		tot.chk += r.z[2*d]
 	}
 	if tot.psd >= 0 || tot.chk-tot.chk != 0 && firstNonFinite(r.z) >= 0 {
@@ -387,27 +493,27 @@ func (f *fused) step(eps float64, step int) error {
 			return &StepError{Step: step, Index: tot.psd, Value: tot.psdV, What: notPSDWhat}
 		}
 		if tot.psd >= 0 && !s.EstimateNoise {
-			return fail(psdErr())
+			return psdErr()
 		}
 		if err := checkGradValue(s.Grad, r.g, step); err != nil {
-			return fail(err)
+			return err
 		}
 		if tot.psd >= 0 {
-			return fail(psdErr())
+			return psdErr()
 		}
 		if f.prepAfter {
 			// The generic sweep evaluates the metric at the new θ before
 			// it checks the state.
 			if err := r.prepare(step); err != nil {
-				return fail(err)
+				return err
 			}
 		}
-		return fail(checkFinite(r.z, step, nonFiniteStateWhat))
+		return checkFinite(r.z, step, nonFiniteStateWhat)
 	}
 	if f.prepAfter {
 		r.thVer++
 		if err := r.prepare(step); err != nil {
-			return fail(err)
+			return err
 		}
 	} else {
 		r.thVer++
@@ -426,4 +532,20 @@ func (f *fused) step(eps float64, step int) error {
 	r.div.g, r.g = r.g, r.div.g
 	r.div.step = step
 	return nil
+}
+
+// undo puts back the block generators and, if the pass ran, θ, r and ξ.
+func (f *fused) undo(r *Recipe) {
+	f.blk.restore()
+	if !f.moved {
+		return
+	}
+	d := r.d
+	copy(r.z[:d], f.bak)
+	if f.rbak != nil {
+		copy(r.z[d:2*d], f.rbak)
+	}
+	if f.nht {
+		r.z[2*d] = f.xi0
+	}
 }

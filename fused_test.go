@@ -119,7 +119,7 @@ func fusedCases() []struct {
 func genericTwin(t *testing.T, r *Recipe, src rand.Source) *Recipe {
 	t.Helper()
 	spec := r.spec
-	spec.fused = nil
+	spec.Integrator = genericSweep{}
 	spec.Src = src
 	g, err := NewRecipe(spec)
 	if err != nil {
@@ -284,7 +284,7 @@ func testFailedSteps(t *testing.T, d int) {
 			return NewSGRHMC(g, th0, DiagMetricFunc(testMetric), src, nil)
 		}), false},
 		{"SGHMC simultaneous (generic)", recipe(func(g toggleGrad, src rand.Source) (*Recipe, error) {
-			return NewSGHMC(g, th0, src, &SGHMCSettings{Simultaneous: true})
+			return NewSGHMC(g, th0, src, &SGHMCSettings{Integrator: Euler{}})
 		}), false},
 		{"SGRLDDense (generic)", recipe(func(g toggleGrad, src rand.Source) (*Recipe, error) {
 			return NewSGRLDDense(g, th0[:3], ckDense{}, src, nil)

@@ -133,7 +133,7 @@ func FuzzSamplers(f *testing.F) {
 		case 0:
 			s, err = NewSGLD(g, theta0, src(), &SGLDSettings{NoiseVar: []float64{b}[:min(1, d)], EstimateNoise: flags&16 != 0})
 		case 1:
-			s, err = NewSGHMC(g, theta0, src(), &SGHMCSettings{Friction: b, EstimateNoise: flags&16 != 0, ResampleEvery: int(steps % 4), Simultaneous: flags&32 != 0})
+			s, err = NewSGHMC(g, theta0, src(), &SGHMCSettings{Friction: b, EstimateNoise: flags&16 != 0, ResampleEvery: int(steps % 4), Integrator: integ(flags&32 != 0)})
 		case 2:
 			s, err = NewNaiveSGHMC(g, theta0, src(), nil)
 		case 3:

@@ -36,3 +36,19 @@ func stepAllocs(t *testing.T, name string, s Sampler, eps float64) {
 		t.Errorf("%s: %v allocations per step, want 0", name, a)
 	}
 }
+
+// integ returns Euler{} if sim, else nil (the default sweep).
+func integ(sim bool) Integrator {
+	if sim {
+		return Euler{}
+	}
+	return nil
+}
+
+// genericSweep is the default sweep through the operators' interfaces,
+// never the fused pass: the reference the fused pass is compared with.
+type genericSweep struct{}
+
+func (genericSweep) stepper(r *Recipe) (stepper, error) {
+	return newGeneric(r, defaultOrder(len(r.spec.Blocks))), nil
+}

@@ -24,29 +24,27 @@ type RecipeSpec struct {
 	Blocks []int
 	// Grad is the stochastic gradient ∇Ũ(θ). Required.
 	Grad Gradient
-	// GradK writes ∇K(z) into dst (length of z), K(z) = H(z) − U(θ) the
-	// auxiliary part of the Hamiltonian (kinetic energy, thermostat). Nil
-	// means K = 0.
-	GradK func(dst, z []float64)
+	// GradK is ∇K(z), K(z) = H(z) − U(θ) the auxiliary part of the
+	// Hamiltonian (kinetic energy, thermostat): a Kinetic, or any Field.
+	// Nil means K = 0.
+	GradK Field
 	// D is the diffusion matrix, symmetric positive semidefinite. Required.
 	D Diffusion
 	// Q is the curl matrix, skew-symmetric. Nil means zero.
 	Q Operator
-	// Gamma writes Γ(z), Γ_i = Σ_j ∂_j(D_ij + Q_ij), into dst. Nil means
-	// Γ = 0, which is correct when D and Q do not depend on z.
-	Gamma func(dst, z []float64)
+	// Gamma is Γ(z), Γ_i = Σ_j ∂_j(D_ij + Q_ij): a Vector (kept current by
+	// Prepare when D or Q depend on θ), or any Field. Nil means Γ = 0,
+	// which is correct when D and Q do not depend on z.
+	Gamma Field
 	// NumericGamma computes Γ at every step by central finite differences
 	// of D + Q (gonum's diff/fd) instead of Gamma: O(n) operator columns
 	// per coordinate, allocating. For prototyping a new recipe.
 	NumericGamma bool
-	// Simultaneous selects Eq. 9 read literally (explicit Euler): every
-	// block from z_t. The default is the sequential sweep of Order.
-	Simultaneous bool
-	// Order is the sweep's order of blocks: each block is updated by its
-	// own rows of Eq. 9 at the latest state, with the step's noise drawn
-	// once at z_t. Nil means block 1 (the momentum), then block 0 (θ),
-	// then the rest in order — the SGHMC and SGNHT papers' algorithms.
-	Order []int
+	// Integrator is the order of the blocks' updates within a step: Euler
+	// (Eq. 9 read literally, every block from z_t) or Sweep (each block at
+	// the latest state). Nil means Sweep{}, block 1 (the momentum), then
+	// block 0 (θ), then the rest — the SGHMC and SGNHT papers' algorithms.
+	Integrator Integrator
 	// Z0 is the initial state (copied). Required.
 	Z0 []float64
 	// Src seeds the chain's generator: NewRecipe draws two words from it
@@ -66,6 +64,9 @@ type RecipeSpec struct {
 	// Prepare, if not nil, is called with the state before D, Q, Γ and ∇K
 	// are evaluated at it; state-dependent operators compute and cache what
 	// they share there (a metric and its factors). An error stops the step.
+	// The fused sweep calls it at z_t and after θ moves, not after the
+	// momentum moves: what it keeps for Diagonal or Vector operators must
+	// depend on θ alone.
 	Prepare func(z []float64) error
 	// Refresh, if not nil, is called every RefreshEvery steps after the
 	// update, e.g. to resample the momentum, with the chain's generator.
@@ -74,38 +75,26 @@ type RecipeSpec struct {
 	// Naive, when not empty, marks a deliberately incorrect sampler (the
 	// papers' foils) and says why; Check reports it.
 	Naive string
-
-	// fused, set by the named constructors, describes the sampler's fused
-	// step (fused.go), which does the generic step's arithmetic in one pass.
-	fused *fusedSpec
 }
 
 // Recipe is a sampler built from a RecipeSpec. Every named sampler of the
 // package (SGLD, SGHMC, SGNHT, SGRLD, gSGRHMC) is a Recipe.
 type Recipe struct {
-	spec   RecipeSpec
-	d      int   // dim θ
-	n      int   // dim z
-	off    []int // block offsets
-	order  []int
-	needG  []bool // block rows need ∇_θ H
-	z      []float64
-	prev   []float64
-	g      []float64 // ∇Ũ(θ)
-	gh     []float64 // ∇H(z)
-	gam    []float64
-	noise  []float64
-	incr   []float64
-	v, b   []float64
-	gen    *rng.Normal // the chain's generator
-	fz     *fused      // the fused step, or nil for the generic one
-	t      int
-	gVer   int // θ version of g, -1 if none
-	thVer  int
-	gCache []float64 // numeric Γ columns
-	div    divTracker
-	integ  integrator
-	kind   string // constructor, for checkpoints; "" for NewRecipe
+	spec  RecipeSpec
+	d     int   // dim θ
+	n     int   // dim z
+	off   []int // block offsets
+	z     []float64
+	g     []float64 // ∇Ũ(θ)
+	v, b  []float64
+	gen   *rng.Normal // the chain's generator
+	st    stepper     // the integrator's step
+	fz    *fused      // st when it is the fused sweep, else nil
+	t     int
+	gVer  int // θ version of g, -1 if none
+	thVer int
+	div   divTracker
+	kind  string // constructor, for checkpoints; "" for NewRecipe
 }
 
 var _ Sampler = (*Recipe)(nil)
@@ -185,64 +174,29 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 	if s.RefreshEvery < 0 || (s.Refresh != nil && s.RefreshEvery == 0) {
 		return nil, errorf(ErrRange, "recipe: RefreshEvery = %d, want > 0 with Refresh", s.RefreshEvery)
 	}
-	nb := len(s.Blocks)
-	if s.Order == nil {
-		r.order = make([]int, 0, nb)
-		if nb > 1 {
-			r.order = append(r.order, 1, 0)
-			for k := 2; k < nb; k++ {
-				r.order = append(r.order, k)
-			}
-		} else {
-			r.order = append(r.order, 0)
-		}
-	} else {
-		if len(s.Order) != nb {
-			return nil, errorf(ErrDimension, "recipe: Order has %d blocks, want %d", len(s.Order), nb)
-		}
-		seen := make([]bool, nb)
-		for _, k := range s.Order {
-			if k < 0 || k >= nb || seen[k] {
-				return nil, errorf(ErrRange, "recipe: Order %v is not a permutation of the blocks", s.Order)
-			}
-			seen[k] = true
-		}
-		r.order = append([]int(nil), s.Order...)
-	}
-	r.needG = make([]bool, nb)
-	for k := range nb {
-		lo, hi := r.off[k], r.off[k+1]
-		r.needG[k] = s.D.NonZero(lo, hi, 0, r.d) || (s.Q != nil && s.Q.NonZero(lo, hi, 0, r.d))
-	}
 	r.z = append([]float64(nil), s.Z0...)
 	r.g = make([]float64, r.d)
-	if s.fused == nil || s.Simultaneous || s.NumericGamma || s.Order != nil {
-		s.fused = nil
-		r.prev = make([]float64, r.n)
-		r.gh = make([]float64, r.n)
-		r.gam = make([]float64, r.n)
-		r.noise = make([]float64, r.n)
-		r.incr = make([]float64, r.n)
-	}
 	if s.NoiseVar != nil || s.EstimateNoise {
 		r.v = make([]float64, r.d)
 		r.b = make([]float64, r.n)
-	}
-	if s.NumericGamma {
-		r.gCache = make([]float64, r.n)
 	}
 	r.gen, _ = rng.NewNormalFrom(s.Src) // s.Src is not nil
 	// The generator is the chain's whole random state: checkpoints save
 	// it as the Recipe's source.
 	r.spec.Src = r.gen
 	r.div = newDivTracker(r.d)
-	if s.fused != nil {
-		r.fz = newFused(r, s.fused)
+	integ := s.Integrator
+	if integ == nil {
+		integ = Sweep{}
+	} else if isNil(integ) {
+		return nil, errorf(ErrNil, "recipe: Integrator is a nil %T", integ)
 	}
-	r.integ = sweep{}
-	if s.Simultaneous {
-		r.integ = euler{}
+	st, err := integ.stepper(r)
+	if err != nil {
+		return nil, err
 	}
+	r.st = st
+	r.fz, _ = st.(*fused)
 	if s.Prepare != nil {
 		if err := s.Prepare(r.z); err != nil {
 			return nil, errorf(nil, "recipe: at the initial state: %w", err)
@@ -286,31 +240,19 @@ const (
 	nonFiniteGradWhat  = "non-finite gradient"
 )
 
-// Step performs one update of Eq. 9 with step size eps, by the sequential
-// sweep or simultaneously as configured. On error the Recipe is left
-// exactly as it was, its generator and divergence count included.
+// Step performs one update of Eq. 9 with step size eps by the recipe's
+// Integrator. On error the Recipe is left exactly as it was, its
+// generator, its state and its divergence count included: this is the one
+// place where a failed step is undone, whatever the integrator.
 func (r *Recipe) Step(eps float64) error {
 	step := r.t + 1
 	if err := checkStepSize(eps, step); err != nil {
 		return err
 	}
-	if r.fz != nil {
-		if err := r.fz.step(eps, step); err != nil {
-			return err
-		}
-		r.t = step
-		r.refresh()
-		return nil
-	}
 	genSave := *r.gen
 	divSave := r.div.mark()
-	copy(r.prev, r.z)
-	// Every step draws a fresh stochastic gradient, and the state may have
-	// been changed through State between steps.
-	r.thVer++
-	start := r.thVer
-	if err := r.step(eps, step); err != nil {
-		copy(r.z, r.prev)
+	if err := r.st.step(r, eps, step); err != nil {
+		r.st.undo(r)
 		*r.gen = genSave
 		r.div.reset(divSave)
 		r.thVer++ // the cached gradient may belong to a discarded θ
@@ -324,9 +266,6 @@ func (r *Recipe) Step(eps float64) error {
 		return err
 	}
 	r.t = step
-	if r.gVer == start { // the step's gradient was at θ_t: judge θ_t → θ_{t+1} next step
-		r.div.begin(step, r.prev[:r.d], r.g)
-	}
 	r.refresh()
 	return nil
 }
@@ -368,130 +307,22 @@ func (r *Recipe) gradTheta(step int) error {
 	return nil
 }
 
-// gradH writes ∇H(z) into r.gh; withGrad includes ∇Ũ(θ).
-func (r *Recipe) gradH(step int, withGrad bool) error {
-	if r.spec.GradK != nil {
-		r.spec.GradK(r.gh, r.z)
-	} else {
-		clear(r.gh)
+// noiseMap returns B̂ in z-space at the current state for the step's
+// noise, or nil without a B̂ correction. With EstimateNoise it draws the
+// step's gradient first, at θ_t.
+func (r *Recipe) noiseMap(step int) ([]float64, error) {
+	s := &r.spec
+	if r.b == nil {
+		return nil, nil
 	}
-	if withGrad {
+	if s.EstimateNoise {
 		if err := r.gradTheta(step); err != nil {
-			return err
+			return nil, err
 		}
-		for i, g := range r.g {
-			r.gh[i] += g
-		}
+		s.Grad.(NoiseEstimator).NoiseVar(r.v)
+	} else {
+		copy(r.v, s.NoiseVar)
 	}
-	return nil
-}
-
-func (r *Recipe) gamma(step int) error {
-	switch {
-	case r.spec.NumericGamma:
-		if err := r.numericGamma(r.gam, r.z); err != nil {
-			return errorf(nil, "step %d: %w", step, err)
-		}
-	case r.spec.Gamma != nil:
-		r.spec.Gamma(r.gam, r.z)
-	}
-	// Otherwise Γ = 0: r.gam was zeroed at construction and is never written.
-	return nil
-}
-
-// step draws the step's noise at z_t and hands the update to the
-// integrator.
-func (r *Recipe) step(eps float64, step int) error {
-	s := &r.spec
-	if err := r.prepare(step); err != nil {
-		return err
-	}
-	var b []float64
-	if r.b != nil {
-		if s.EstimateNoise {
-			if err := r.gradTheta(step); err != nil {
-				return err
-			}
-			s.Grad.(NoiseEstimator).NoiseVar(r.v)
-		} else {
-			copy(r.v, s.NoiseVar)
-		}
-		s.NoiseMap(r.b, r.z, r.v)
-		b = r.b
-	}
-	if err := s.D.Noise(r.noise, r.z, eps, b, r.gen); err != nil {
-		var pe *NotPSDError
-		if errors.As(err, &pe) {
-			return &StepError{Step: step, Index: pe.Index, Value: pe.Value, What: notPSDWhat}
-		}
-		return errorf(nil, "step %d: %w", step, err)
-	}
-	if err := r.integ.advance(r, eps, step); err != nil {
-		return err
-	}
-	return checkFinite(r.z, step, nonFiniteStateWhat)
-}
-
-// An integrator moves z_t to z_{t+1} given the step's noise, drawn at z_t
-// into r.noise. The recipe's two orders of block updates are integrators;
-// a splitting scheme would be one more.
-type integrator interface {
-	advance(r *Recipe, eps float64, step int) error
-}
-
-// euler is Eq. 9 read literally (explicit Euler): every block of z moves
-// from z_t.
-type euler struct{}
-
-func (euler) advance(r *Recipe, eps float64, step int) error {
-	s := &r.spec
-	if err := r.gradH(step, true); err != nil {
-		return err
-	}
-	if err := r.gamma(step); err != nil {
-		return err
-	}
-	copy(r.incr, r.gam)
-	s.D.AddMulVec(r.incr, -1, r.gh, r.z, 0, r.n)
-	if s.Q != nil {
-		s.Q.AddMulVec(r.incr, -1, r.gh, r.z, 0, r.n)
-	}
-	for i := range r.z {
-		r.z[i] += eps*r.incr[i] + r.noise[i]
-	}
-	r.thVer++
-	return r.prepare(step)
-}
-
-// sweep is the sequential sweep: the blocks in r.order, each by its own
-// rows of Eq. 9 at the latest state (doc/equations.md §4.1).
-type sweep struct{}
-
-func (sweep) advance(r *Recipe, eps float64, step int) error {
-	s := &r.spec
-	for _, k := range r.order {
-		lo, hi := r.off[k], r.off[k+1]
-		if err := r.gradH(step, r.needG[k]); err != nil {
-			return err
-		}
-		if err := r.gamma(step); err != nil {
-			return err
-		}
-		inc := r.incr[lo:hi]
-		copy(inc, r.gam[lo:hi])
-		s.D.AddMulVec(r.incr, -1, r.gh, r.z, lo, hi)
-		if s.Q != nil {
-			s.Q.AddMulVec(r.incr, -1, r.gh, r.z, lo, hi)
-		}
-		for i := lo; i < hi; i++ {
-			r.z[i] += eps*r.incr[i] + r.noise[i]
-		}
-		if k == 0 {
-			r.thVer++
-		}
-		if err := r.prepare(step); err != nil {
-			return err
-		}
-	}
-	return nil
+	s.NoiseMap(r.b, r.z, r.v)
+	return r.b, nil
 }

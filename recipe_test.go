@@ -130,7 +130,7 @@ func TestSGHMCMatchesReference(t *testing.T) {
 			V[i] *= V[i]
 		}
 		const C = 2.0
-		s, err := NewSGHMC(GradFunc(testGrad), th, rand.NewPCG(8, 8), &SGHMCSettings{Mass: M, Friction: C, NoiseVar: V, R0: r0, Simultaneous: sim})
+		s, err := NewSGHMC(GradFunc(testGrad), th, rand.NewPCG(8, 8), &SGHMCSettings{Mass: M, Friction: C, NoiseVar: V, R0: r0, Integrator: integ(sim)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestSGNHTMatchesReference(t *testing.T) {
 		}
 		const A = 3.0
 		xi0 := 2.5
-		s, err := NewSGNHT(GradFunc(testGrad), th, rand.NewPCG(9, 9), &SGNHTSettings{A: A, NoiseVar: V, R0: r0, Xi0: &xi0, Simultaneous: sim})
+		s, err := NewSGNHT(GradFunc(testGrad), th, rand.NewPCG(9, 9), &SGNHTSettings{A: A, NoiseVar: V, R0: r0, Xi0: &xi0, Integrator: integ(sim)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +263,7 @@ func TestSGRHMCMatchesReference(t *testing.T) {
 			for i := range V {
 				V[i] *= V[i]
 			}
-			set := &SGRHMCSettings{NoiseVar: V, R0: r0, Simultaneous: sim}
+			set := &SGRHMCSettings{NoiseVar: V, R0: r0, Integrator: integ(sim)}
 			newS := NewSGRHMC
 			name := "gSGRHMC"
 			if naive {
@@ -496,7 +496,7 @@ func TestCheckBrokenRecipes(t *testing.T) {
 	}
 	// And a correct state-dependent recipe with a right closed-form Γ passes.
 	r, err := NewRecipe(RecipeSpec{Grad: g, D: diagFunc(func(dst, z []float64) { dst[0], dst[1] = 1+z[0]*z[0], 1 }),
-		Gamma: func(dst, z []float64) { dst[0], dst[1] = 2*z[0], 0 }, Z0: z0, Src: src})
+		Gamma: FieldFunc(func(dst, z []float64) { dst[0], dst[1] = 2*z[0], 0 }), Z0: z0, Src: src})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -228,7 +228,7 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 			return err
 		}, "blocks sum"},
 		{"recipe order", func() error {
-			_, err := NewRecipe(RecipeSpec{Grad: g, D: Scalar{N: 2, C: 1}, Blocks: []int{1, 1}, Order: []int{0, 0}, Z0: th, Src: src})
+			_, err := NewRecipe(RecipeSpec{Grad: g, D: Scalar{N: 2, C: 1}, Blocks: []int{1, 1}, Integrator: Sweep{Order: []int{0, 0}}, Z0: th, Src: src})
 			return err
 		}, "permutation"},
 		{"recipe noise map", func() error {

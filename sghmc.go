@@ -22,11 +22,11 @@ type SGHMCSettings struct {
 	// EstimateNoise takes diag(V̂) from the gradient at every step (it must
 	// implement NoiseEstimator).
 	EstimateNoise bool
-	// Simultaneous selects Eq. 9 read literally (explicit Euler), as the
-	// recipe paper displays it. The default sequential sweep (r, then θ with
-	// the new r; the SGHMC paper's Algorithm 2) is far more accurate for
-	// stiff targets: see doc/equations.md §4.2.
-	Simultaneous bool
+	// Integrator is Euler for Eq. 9 read literally, as the recipe paper
+	// displays it. Nil means the sequential sweep (r, then θ with the new
+	// r; the SGHMC paper's Algorithm 2), far more accurate for stiff
+	// targets: see doc/equations.md §4.2.
+	Integrator Integrator
 	// ResampleEvery resamples r ~ N(0, M) every ResampleEvery steps. Zero
 	// means never.
 	ResampleEvery int
@@ -105,26 +105,19 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 	if err != nil {
 		return nil, err
 	}
-	spec := RecipeSpec{
-		Blocks: []int{d, d},
-		Grad:   grad,
-		GradK: func(dst, z []float64) {
-			clear(dst[:d])
-			for i, r := range z[d:] {
-				dst[d+i] = r * invMass[i]
-			}
-		},
-		D:            D,
-		Q:            Q,
-		Simultaneous: s.Simultaneous,
-		Z0:           z0,
-		Src:          src,
+	k := Kinetic{}
+	if s.Mass != nil {
+		k.InvMass = invMass
 	}
-	if !naive {
-		spec.fused = &fusedSpec{kind: fusedHMC, c: c}
-		if s.Mass != nil {
-			spec.fused.im = invMass
-		}
+	spec := RecipeSpec{
+		Blocks:     []int{d, d},
+		Grad:       grad,
+		GradK:      k,
+		D:          D,
+		Q:          Q,
+		Integrator: s.Integrator,
+		Z0:         z0,
+		Src:        src,
 	}
 	if naive {
 		spec.Naive = "naive SGHMC has no friction to absorb the gradient noise (Chen et al. 2014, Eq. 11); its stationary distribution is not the target"

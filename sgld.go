@@ -49,10 +49,7 @@ func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) 
 		copy(dd, s.Precond)
 		D = Diagonal(dd)
 	}
-	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src, fused: &fusedSpec{kind: fusedLD, c: 1}}
-	if s.Precond != nil {
-		spec.fused.dd = dd
-	}
+	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
 		for i := range b {
 			b[i] = dd[i] * dd[i] * v[i]

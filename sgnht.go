@@ -17,10 +17,10 @@ type SGNHTSettings struct {
 	NoiseVar []float64
 	// EstimateNoise takes diag(V̂) from the gradient at every step.
 	EstimateNoise bool
-	// Simultaneous selects Eq. 9 read literally (explicit Euler). The
-	// default sweep (r, then θ, then ξ, each with the latest values) is the
-	// SGNHT paper's algorithm.
-	Simultaneous bool
+	// Integrator is Euler for Eq. 9 read literally. Nil means the sweep
+	// (r, then θ, then ξ, each with the latest values), the SGNHT paper's
+	// algorithm.
+	Integrator Integrator
 	// R0 is the initial momentum. Nil means zero.
 	R0 []float64
 	// Xi0 is the initial thermostat. Nil means A.
@@ -77,24 +77,18 @@ func NewSGNHT(grad Gradient, theta0 []float64, src rand.Source, s *SGNHTSettings
 	if err != nil {
 		return nil, err
 	}
+	gamma := make(Vector, 2*d+1) // Γ_ξ = ∂_r(Q_ξr) = −1
+	gamma[2*d] = -1
 	spec := RecipeSpec{
-		Blocks: []int{d, d, 1},
-		Grad:   grad,
-		GradK: func(dst, z []float64) {
-			clear(dst[:d])
-			copy(dst[d:2*d], z[d:2*d])
-			dst[2*d] = fd * (z[2*d] - a)
-		},
-		D: D,
-		Q: Q,
-		Gamma: func(dst, _ []float64) {
-			clear(dst)
-			dst[2*d] = -1
-		},
-		Simultaneous: s.Simultaneous,
-		Z0:           z0,
-		Src:          src,
-		fused:        &fusedSpec{kind: fusedHMC, c: a, nht: true},
+		Blocks:     []int{d, d, 1},
+		Grad:       grad,
+		GradK:      Kinetic{Thermostat: true, A: a},
+		D:          D,
+		Q:          Q,
+		Gamma:      gamma,
+		Integrator: s.Integrator,
+		Z0:         z0,
+		Src:        src,
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, momentumNoiseMap(d)); err != nil {
 		return nil, err

@@ -20,9 +20,9 @@ type SGRHMCSettings struct {
 	// EstimateNoise takes diag(V̂) from the gradient at every step.
 	// Diagonal metrics only.
 	EstimateNoise bool
-	// Simultaneous selects Eq. 17 read literally (explicit Euler). The
-	// default is the sequential sweep: r, then θ with the new r.
-	Simultaneous bool
+	// Integrator is Euler for Eq. 17 read literally. Nil means the
+	// sequential sweep: r, then θ with the new r.
+	Integrator Integrator
 	// ResampleEvery resamples r ~ N(0, I) every ResampleEvery steps. Zero
 	// means never.
 	ResampleEvery int
@@ -89,12 +89,12 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 			fric = Diagonal(mc.fricInv)
 		}
 	}
-	var gamma func(dst, z []float64)
+	var gamma Field
 	if !naive {
-		gamma = func(dst, _ []float64) {
-			clear(dst[:d])
-			copy(dst[d:], mc.gamIsq)
-		}
+		// Γ = (0, ∇_θ·G^(−1/2)), the metric cache writing its half.
+		gv := make(Vector, 2*d)
+		mc.gamIsq = gv[d:]
+		gamma = gv
 	}
 	noiseMap := func(b, _, v []float64) {
 		clear(b[:d])
@@ -105,10 +105,6 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 	spec, err := sgrhmcSpec(who, grad, theta0, src, s, fric, Diagonal(mc.nisq), Diagonal(mc.isq), gamma, mc.prepare, noiseMap)
 	if err != nil {
 		return nil, err
-	}
-	spec.fused = &fusedSpec{kind: fusedHMC, dd: fric, isq: mc.isq, prepAfter: true}
-	if !naive {
-		spec.fused.gam = mc.gamIsq
 	}
 	if naive {
 		spec.Naive = "naive SGRHMC (Ma et al. 2015, Eq. 16) omits the correction ∇_θ·G^(−1/2); its stationary distribution is not the target when G depends on θ"
@@ -145,11 +141,9 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 	if err != nil {
 		return nil, err
 	}
-	gamma := func(dst, _ []float64) {
-		clear(dst[:d])
-		copy(dst[d:], mc.gamma)
-	}
-	spec, err := sgrhmcSpec(who, grad, theta0, src, s, inv, symView{m: mc.isqrt, sign: -1}, symView{m: mc.isqrt, sign: 1}, gamma, mc.prepare, nil)
+	gv := make(Vector, 2*d) // Γ = (0, ∇_θ·G^(−1/2)), the metric cache writing its half
+	mc.gamma = gv[d:]
+	spec, err := sgrhmcSpec(who, grad, theta0, src, s, inv, symView{m: mc.isqrt, sign: -1}, symView{m: mc.isqrt, sign: 1}, gv, mc.prepare, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +153,7 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 // sgrhmcSpec assembles the gSGRHMC recipe from its metric-dependent blocks:
 // D_rr = inv, Q_θr = qThetaR, Q_rθ = qRTheta.
 func sgrhmcSpec(who string, grad Gradient, theta0 []float64, src rand.Source, s *SGRHMCSettings,
-	inv Diffusion, qThetaR, qRTheta Operator, gamma func(dst, z []float64), prepare func([]float64) error,
+	inv Diffusion, qThetaR, qRTheta Operator, gamma Field, prepare func([]float64) error,
 	noiseMap func(b, z, v []float64)) (*RecipeSpec, error) {
 	z0, err := momentumState(who, theta0, s.R0, 0)
 	if err != nil {
@@ -180,17 +174,14 @@ func sgrhmcSpec(who string, grad Gradient, theta0 []float64, src rand.Source, s 
 	spec := &RecipeSpec{
 		Blocks: []int{d, d},
 		Grad:   grad,
-		GradK: func(dst, z []float64) {
-			clear(dst[:d])
-			copy(dst[d:], z[d:])
-		},
-		D:            D,
-		Q:            Q,
-		Gamma:        gamma,
-		Prepare:      prepare,
-		Simultaneous: s.Simultaneous,
-		Z0:           z0,
-		Src:          src,
+		GradK:      Kinetic{},
+		D:          D,
+		Q:          Q,
+		Gamma:      gamma,
+		Prepare:    prepare,
+		Integrator: s.Integrator,
+		Z0:         z0,
+		Src:        src,
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, noiseMap); err != nil {
 		return nil, err

@@ -45,11 +45,10 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 	spec := RecipeSpec{
 		Grad:    grad,
 		D:       Diagonal(mc.inv),
-		Gamma:   func(dst, _ []float64) { copy(dst, mc.gamInv) },
+		Gamma:   Vector(mc.gamInv),
 		Prepare: mc.prepare,
 		Z0:      theta0,
 		Src:     src,
-		fused:   &fusedSpec{kind: fusedLD, dd: mc.inv, gam: mc.gamInv, prepAfter: true},
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
 		for i, w := range mc.inv {
@@ -85,7 +84,7 @@ func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand
 	return newNamedRecipe(who, RecipeSpec{
 		Grad:    grad,
 		D:       dm,
-		Gamma:   func(dst, _ []float64) { copy(dst, mc.gamma) },
+		Gamma:   Vector(mc.gamma),
 		Prepare: mc.prepare,
 		Z0:      theta0,
 		Src:     src,

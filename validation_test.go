@@ -1007,7 +1007,11 @@ func TestSGHMCStiffGaussian(t *testing.T) {
 		if sim {
 			exact = lyapunov2(simA, simW)[0][0] * lam
 		}
-		s, err := sgmcmc.NewSGHMC(grad, make([]float64, d), rand.NewPCG(5, 5), &sgmcmc.SGHMCSettings{Friction: C, Simultaneous: sim})
+		var integ sgmcmc.Integrator // the default sweep
+		if sim {
+			integ = sgmcmc.Euler{}
+		}
+		s, err := sgmcmc.NewSGHMC(grad, make([]float64, d), rand.NewPCG(5, 5), &sgmcmc.SGHMCSettings{Friction: C, Integrator: integ})
 		if err != nil {
 			t.Fatal(err)
 		}

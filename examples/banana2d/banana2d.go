@@ -116,16 +116,20 @@ func newSampler(name string, c Config, p float64, src rand.Source) (sgmcmc.Sampl
 	r := rand.New(src)
 	grad := targets.Noisy(targets.Banana{}.Grad, c.Sigma, rand.NewPCG(r.Uint64(), r.Uint64()))
 	v := []float64{c.Sigma * c.Sigma, c.Sigma * c.Sigma}
+	var integ sgmcmc.Integrator // nil: the sequential sweep
+	if c.Simultaneous {
+		integ = sgmcmc.Euler{}
+	}
 	switch name {
 	case "SGLD":
 		return sgmcmc.NewSGLD(grad, c.Start, src, &sgmcmc.SGLDSettings{NoiseVar: v})
 	case "SGHMC":
-		return sgmcmc.NewSGHMC(grad, c.Start, src, &sgmcmc.SGHMCSettings{NoiseVar: v, Friction: p, Simultaneous: c.Simultaneous})
+		return sgmcmc.NewSGHMC(grad, c.Start, src, &sgmcmc.SGHMCSettings{NoiseVar: v, Friction: p, Integrator: integ})
 	case "gSGRHMC":
 		if c.Dense {
-			return sgmcmc.NewSGRHMCDense(grad, c.Start, ScaledDense{GaussNewton{}, p}, src, &sgmcmc.SGRHMCSettings{Simultaneous: c.Simultaneous})
+			return sgmcmc.NewSGRHMCDense(grad, c.Start, ScaledDense{GaussNewton{}, p}, src, &sgmcmc.SGRHMCSettings{Integrator: integ})
 		}
-		return sgmcmc.NewSGRHMC(grad, c.Start, ScaledDiag{Marginal{}, p}, src, &sgmcmc.SGRHMCSettings{NoiseVar: v, Simultaneous: c.Simultaneous})
+		return sgmcmc.NewSGRHMC(grad, c.Start, ScaledDiag{Marginal{}, p}, src, &sgmcmc.SGRHMCSettings{NoiseVar: v, Integrator: integ})
 	}
 	return nil, fmt.Errorf("unknown sampler %q", name)
 }
