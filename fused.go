@@ -73,17 +73,17 @@ type fused struct {
 	cr, ct float64
 	// nht adds SGNHT's thermostat ξ = z[2d]: the momentum's friction
 	// −scol·d(ξ − A), and ξ ← ξ + ε(Γ_ξ − srow·rᵀr).
-	nht              bool
-	a, scol, srow    float64
-	gamXi            float64
-	prepAfter        bool // call Prepare after θ moves (a metric at the new θ)
-	r                *Recipe
-	blk              blockSet
-	parts            []fusedPart
-	bak              []float64 // θ_t, which becomes the divergence tracker's start
-	rbak             []float64 // r_t (fusedHMC)
-	xi0              float64   // ξ_t (nht)
-	moved            bool      // the pass has run: undo must restore the state
+	nht           bool
+	a, scol, srow float64
+	gamXi         float64
+	prepAfter     bool // call Prepare after θ moves (a metric at the new θ)
+	r             *Recipe
+	blk           blockSet
+	parts         []fusedPart
+	bak           []float64 // θ_t, which becomes the divergence tracker's start
+	rbak          []float64 // r_t (fusedHMC)
+	xi0           float64   // ξ_t (nht)
+	moved         bool      // the pass has run: undo must restore the state
 	// per step
 	eps float64
 	b   []float64 // B̂ in z-space, or nil

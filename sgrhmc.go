@@ -172,8 +172,8 @@ func sgrhmcSpec(who string, grad Gradient, theta0 []float64, src rand.Source, s 
 		return nil, err
 	}
 	spec := &RecipeSpec{
-		Blocks: []int{d, d},
-		Grad:   grad,
+		Blocks:     []int{d, d},
+		Grad:       grad,
 		GradK:      Kinetic{},
 		D:          D,
 		Q:          Q,
