@@ -176,8 +176,8 @@ func badInputCases() []badCase {
 		{name: "NewRecipe nil Grad", run: func() error { _, err := NewRecipe(RecipeSpec{D: Scalar{N: 2, C: 1}, Z0: th2, Src: src()}); return err }, want: ErrNil},
 		{name: "NewDiagFunc(-1, f) (issue panic 3)", run: func() error { _, err := NewDiagFunc(-1, f); return err }, want: ErrDimension},
 		{name: "NewDiagFunc(2, nil) (issue panic 4)", run: func() error { _, err := NewDiagFunc(2, nil); return err }, want: ErrNil},
-		{name: "NewRecipe D = NewSymDense(nil) (issue panic 5)", run: func() error {
-			_, err := NewRecipe(RecipeSpec{Grad: g, D: NewSymDense(nil), Z0: th2, Src: src()})
+		{name: "NewRecipe D = zero SymMatrix (issue panic 5)", run: func() error {
+			_, err := NewRecipe(RecipeSpec{Grad: g, D: &SymMatrix{}, Z0: th2, Src: src()})
 			return err
 		}, want: ErrDimension},
 		{name: "NewSymMatrix(nil)", run: func() error { _, err := NewSymMatrix(nil); return err }, want: ErrNil},

@@ -70,7 +70,7 @@ func benchSamplers() []benchCase {
 }
 
 // benchDims are BenchmarkStep's dimensions: 10, 10³, 10⁵ and 10⁶ (the last
-// two above ParallelDim, so that a step runs in blocks on every core).
+// two above parallelDim, so that a step runs in blocks on every core).
 var benchDims = []int{10, 1000, 100000, 1000000}
 
 // BenchmarkStep measures one step of each sampler with a trivially cheap

@@ -11,33 +11,34 @@ import (
 
 // Large-d steps on several cores.
 //
-// A sampler of dimension d ≥ ParallelDim splits each step into fixed blocks
-// of BlockDim coordinates (the last one shorter). Each block has its own
+// A sampler of dimension d ≥ parallelDim splits each step into fixed blocks
+// of blockSize coordinates (the last one shorter). Each block has its own
 // generator, seeded at construction from the chain's generator in block
 // order, and its own partial sums, which are combined in block order. Which
 // core runs which block therefore changes nothing: the draws are the same
-// bits for any GOMAXPROCS. Below ParallelDim a step is one block on the
-// chain's generator.
+// bits for any GOMAXPROCS. Below parallelDim a step is one block on the
+// chain's generator. The package documentation states both numbers for
+// users: they decide which generator draws what, not what is drawn.
 const (
-	// ParallelDim is the smallest dimension whose steps are split into
+	// parallelDim is the smallest dimension whose steps are split into
 	// blocks that run in parallel. Below it a step takes under 200 µs on
 	// one core and the hand-off of blocks to other cores (tens of µs at
 	// worst on a busy machine) would eat much of the gain; above it the
 	// split costs under 5 % more CPU time than one block (BenchmarkStep's
 	// cpu-ns/op with GOMAXPROCS 1 and 2).
-	ParallelDim = 1 << 16
-	// BlockDim is the number of coordinates in a block of a parallel step:
+	parallelDim = 1 << 16
+	// blockSize is the number of coordinates in a block of a parallel step:
 	// small enough that the blocks share out evenly between the cores (10⁵
 	// coordinates make 7 blocks, 10⁶ make 62), large enough that handing
 	// one out costs nothing next to its work (50 µs or so).
-	BlockDim = 1 << 14
+	blockSize = 1 << 14
 )
 
-// parallelMinDim and blockDim are ParallelDim and BlockDim, variables so
+// parallelMinDim and blockDim are parallelDim and blockSize, variables so
 // that tests can exercise many blocks at a small dimension.
 var (
-	parallelMinDim = ParallelDim
-	blockDim       = BlockDim
+	parallelMinDim = parallelDim
+	blockDim       = blockSize
 )
 
 // blocks is the split of d coordinates into nb blocks of size coordinates

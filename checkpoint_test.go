@@ -206,7 +206,7 @@ func TestCheckpointResume(t *testing.T) {
 
 // TestCheckpointResumeBlocks is TestCheckpointResume with every step split
 // into blocks of two coordinates, each with its own generator, as steps
-// are from ParallelDim coordinates on: the checkpoints carry the blocks'
+// are from parallelDim coordinates on: the checkpoints carry the blocks'
 // generators too. (Not parallel: it changes the package's block sizes.)
 func TestCheckpointResumeBlocks(t *testing.T) {
 	defer func(p, b int) { parallelMinDim, blockDim = p, b }(parallelMinDim, blockDim)

@@ -37,12 +37,14 @@
 // from it, once, for an rng.Normal (package rng: a ziggurat on PCG-DXSM,
 // about 2 ns per normal on one core, the same bits on every platform), from
 // which every draw of the chain then comes; its state is what a checkpoint
-// keeps. The named samplers with scalar or diagonal D and Q (SGLD, SGHMC,
-// SGNHT, SGRLD and gSGRHMC with a diagonal metric, pSGLD) take each step in
-// one pass over the state — noise a block of normals at a time, drift,
-// update, divergence check — with the generic Recipe's arithmetic, so that
-// the two give the same bits. From ParallelDim coordinates a step runs in
-// blocks of BlockDim on every core, each block drawing from its own
+// keeps. A recipe whose D and Q are made of Scalar and Diagonal blocks
+// (SGLD, SGHMC, SGNHT, SGRLD and gSGRHMC with a diagonal metric, or the
+// same operators assembled by hand) takes each step of the Sweep
+// integrator in one pass over the state — noise a block of normals at a
+// time, drift, update, divergence check — with the generic sweep's
+// arithmetic, so that the two give the same bits; pSGLD does the same in
+// its own pass. From 65,536 (2¹⁶) coordinates a step runs in blocks of
+// 16,384 coordinates on every core, each block drawing from its own
 // generator seeded from the chain's, so that the chain is the same for any
 // GOMAXPROCS. A step that fails leaves the sampler exactly as it was, its
 // generators included, so that a retry with a smaller step is reproducible.

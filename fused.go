@@ -36,7 +36,7 @@ import (
 //     with ξ, Q_rξ = s_c·r and Q_ξr = s_r·rᵀ (SGNHT's coupling) and
 //     nothing else; ∇K a Kinetic; Γ = 0 or a Vector.
 //
-// Above ParallelDim the pass runs in blocks on several cores (blocks.go),
+// Above parallelDim the pass runs in blocks on several cores (blocks.go),
 // each block drawing from its own generator.
 
 // Kinds of fused step.

@@ -38,7 +38,7 @@ type Euler struct{}
 // D and Q made of Scalar and Diagonal blocks with the canonical symplectic
 // coupling of θ and a momentum, Γ a Vector, ∇K a Kinetic — and Order is the
 // default, NewRecipe runs the sweep as one fused pass over the state
-// (fused.go) that gives the same bits and, from ParallelDim coordinates
+// (fused.go) that gives the same bits and, from parallelDim coordinates
 // on, runs in blocks on every core.
 type Sweep struct {
 	// Order is the order of the blocks. Nil means block 1 (the momentum),

@@ -147,11 +147,6 @@ type Matrix struct {
 	M *mat.Dense
 }
 
-// Dense is the former name of Matrix.
-//
-// Deprecated: use Matrix; Dense read as gonum's mat.Dense.
-type Dense = Matrix
-
 // Dims returns the dimensions of M, or (0, 0) if M is nil.
 func (d Matrix) Dims() (int, int) {
 	if d.M == nil {
@@ -192,11 +187,6 @@ type SymMatrix struct {
 	cOK  bool
 }
 
-// SymDense is the former name of SymMatrix.
-//
-// Deprecated: use SymMatrix; SymDense read as gonum's mat.SymDense.
-type SymDense = SymMatrix
-
 // NewSymMatrix returns the constant dense diffusion D = m. m is not copied;
 // it must not be nil or empty.
 func NewSymMatrix(m *mat.SymDense) (*SymMatrix, error) {
@@ -208,18 +198,6 @@ func NewSymMatrix(m *mat.SymDense) (*SymMatrix, error) {
 	}
 	n := m.SymmetricDim()
 	return &SymMatrix{n: n, m: m, chol: make([]float64, n*n), u: make([]float64, n)}, nil
-}
-
-// NewSymDense returns the constant dense diffusion D = m, or a 0×0
-// operator, which NewRecipe rejects, if m is nil or empty.
-//
-// Deprecated: use NewSymMatrix, which reports a bad m as an error.
-func NewSymDense(m *mat.SymDense) *SymMatrix {
-	s, err := NewSymMatrix(m)
-	if err != nil {
-		return &SymMatrix{}
-	}
-	return s
 }
 
 // NewSymFunc returns the state-dependent dense diffusion D(z) of size n×n;

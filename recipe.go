@@ -216,13 +216,6 @@ func (r *Recipe) Position() []float64 { return r.z[:r.d] }
 // the momentum), never during one.
 func (r *Recipe) State() []float64 { return r.z }
 
-// Generator returns the chain's random number generator, seeded at
-// construction from RecipeSpec.Src. It may be read or reseeded between
-// steps, never during one. A named sampler of dimension ParallelDim or more
-// draws its steps' noise from block generators seeded from it at
-// construction, and uses it itself only for momentum resampling.
-func (r *Recipe) Generator() *rng.Normal { return r.gen }
-
 // Steps returns the number of completed steps.
 func (r *Recipe) Steps() int { return r.t }
 

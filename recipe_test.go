@@ -649,8 +649,8 @@ func TestSymMatrixDiffusion(t *testing.T) {
 		t.Errorf("NewDiagFunc(2, nil): err = %v, want ErrNil", err)
 	}
 	// The deprecated constructor gives a 0×0 operator that NewRecipe refuses.
-	if _, err := NewRecipe(RecipeSpec{Grad: grad, D: NewSymDense(nil), Z0: []float64{1, -1}, Src: rand.NewPCG(1, 1)}); !errors.Is(err, ErrDimension) {
-		t.Errorf("NewRecipe with NewSymDense(nil): err = %v, want ErrDimension", err)
+	if _, err := NewRecipe(RecipeSpec{Grad: grad, D: Diagonal{}, Z0: []float64{1, -1}, Src: rand.NewPCG(1, 1)}); !errors.Is(err, ErrDimension) {
+		t.Errorf("NewRecipe with a 0×0 D: err = %v, want ErrDimension", err)
 	}
 }
 

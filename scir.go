@@ -58,7 +58,7 @@ type SCIRSettings struct {
 // shapes, and distuv.Poisson (v0.17) rejects k = 0 in PTRS, so it never
 // returns 0 for λ ≥ 10 (P = e^{−λ} is lost) and is not exact; the
 // generators here are also faster (BenchmarkSCIRGammaDraw,
-// BenchmarkSCIRPoissonDraw). Above ParallelDim coordinates a step runs in
+// BenchmarkSCIRPoissonDraw). Above parallelDim coordinates a step runs in
 // blocks on several cores, each block with its own generator.
 type SCIR struct {
 	d     int
@@ -210,7 +210,7 @@ func (s *SCIR) StepShape(h float64, ahat []float64) error {
 }
 
 // step draws the next state into nTheta and nLog, in blocks above
-// ParallelDim, and swaps it in on success; on failure it rewinds the
+// parallelDim, and swaps it in on success; on failure it rewinds the
 // generators.
 func (s *SCIR) step(h float64, ahat []float64) error {
 	step := s.t + 1
