@@ -124,3 +124,19 @@ func (c *Chain) weightedMean(dst []float64, weighted bool) {
 		dst[j] /= sw
 	}
 }
+
+// keep stores the draw x of step size eps: its kept coordinates in Draws
+// and, if asked for, its moments. (Eps is appended by Run.)
+func (c *Chain) keep(x []float64, eps float64) {
+	row := c.Draws[c.Len()*c.Dim : (c.Len()+1)*c.Dim]
+	if c.Coords == nil {
+		copy(row, x)
+	} else {
+		for k, j := range c.Coords {
+			row[k] = x[j]
+		}
+	}
+	if c.Moments != nil {
+		c.Moments.add(x, eps)
+	}
+}

@@ -200,3 +200,25 @@ func (o *RunOptions) check(who string) (thin, total int, err error) {
 	}
 	return thin, total, nil
 }
+
+// width validates o.Coords for a sampler of dimension d and returns the
+// number of floats each kept draw stores.
+func (o *RunOptions) width(d int) (int, error) {
+	if o.Coords == nil {
+		return d, nil
+	}
+	if len(o.Coords) > d {
+		return 0, errorf(ErrRange, "Run: %d Coords for a sampler of dimension %d", len(o.Coords), d)
+	}
+	seen := make(map[int]bool, len(o.Coords))
+	for k, j := range o.Coords {
+		switch {
+		case j < 0 || j >= d:
+			return 0, errorf(ErrRange, "Run: Coords[%d] = %d not in [0, %d)", k, j, d)
+		case seen[j]:
+			return 0, errorf(ErrRange, "Run: Coords[%d] = %d is listed twice", k, j)
+		}
+		seen[j] = true
+	}
+	return len(o.Coords), nil
+}
