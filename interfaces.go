@@ -225,8 +225,13 @@ type Diffusion interface {
 }
 
 // DivergenceCounter is the capability of a Sampler to detect divergent
-// transitions. Every sampler of the package implements it: the change in
-// potential of each transition θ → θ' is estimated by the trapezoid rule,
+// transitions. Every sampler of the package driven by a gradient of the
+// potential implements it (Recipe and the named samplers built on it, PSGLD,
+// HAMCMC); SCIR and SGRLDSimplex, driven by shape estimates with no
+// gradient of U to judge a transition by, do not (SCIR's steps are exact
+// transitions of the CIR process; a state that leaves their domain still
+// fails the step). The change in potential of each transition θ → θ' is
+// estimated by the trapezoid rule,
 // ΔU ≈ ½ (θ' − θ)ᵀ(∇Ũ(θ) + ∇Ũ(θ')), from gradients the sampler computes
 // anyway, and a transition with ΔU > max(DivergenceThreshold, d) (or not a
 // number) counts as divergent. Since ∇Ũ(θ') is the next step's gradient, a

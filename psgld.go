@@ -83,6 +83,16 @@ type PSGLDSettings struct {
 // 1−α, v averages over a long stretch of the chain, G is nearly constant,
 // and the Γ above over-corrects (variance 0.65 at α = 0.99, ε = 0.05):
 // keep ε/(1−α) small, or use α = 0.
+//
+// Why PSGLD is a kernel of its own rather than a Recipe: a Recipe's D, Q
+// and Γ are functions of the state z, evaluated by its Integrator; pSGLD's
+// D = G is a function of the accumulator v, which the step updates from
+// the gradient it has just drawn (not by Eq. 9), and its Γ needs the
+// Hessian diagonal from the same gradient call. Its one pass over θ does
+// what the fused sweep does (noise a block of normals at a time, drift,
+// update, divergence judgement, block-parallel from 65,536 coordinates,
+// the same undo of a failed step) with v updated in the same pass. With
+// Freeze, v is constant and the step is SGLD's with D = G.
 type PSGLD struct {
 	grad  Gradient
 	hg    DiagHessianGradient
