@@ -161,7 +161,8 @@ type Result struct {
 // then frozen, and returns the draws after warmup with a summary and
 // warnings. It is the package's one-call entry point, in the spirit of
 // gonum's optimize.Minimize: settings may be nil, method nil means
-// SGHMCMethod{}.
+// SGHMCMethod{}. A method whose MethodRules are invalid is an ErrRange
+// before any work.
 //
 // Each chain c draws everything from ChainSource(s.Seed, c), so the result
 // is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once. If
@@ -176,10 +177,13 @@ type Result struct {
 // batch, the curvature measured at the end of each and averaged, and the
 // windows' covariance blended in with a weight that grows with their
 // effective size; (3) the largest eigenvalue λ̂ of the whitened Hessians by
-// power iteration, ε = c/λ̂ (c/√λ̂ with momentum); (4) a probe of the
-// gradient noise at the sampling batch size, B̂ = diag V̂, friction, batch
-// size by the heat check. A divergence in warmup halves ε; a warmup that
-// has to shrink ε by 10¹² returns an error.
+// power iteration, ε = c/λ̂ (c/√λ̂ with momentum, c the method's
+// MethodRules.StepConstant); (4) a probe of the gradient noise at the
+// sampling batch size, B̂ = diag V̂, friction, batch size by the heat check,
+// and the method's own adaptation if it is a WarmupAdapter; (5) thinning
+// and burn-in from the predicted autocorrelation time. A divergence in
+// warmup halves ε; a warmup that has to shrink ε by 10¹² returns an error.
+// sample_warmup.go lists the phases and names every constant.
 func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSettings, method Method) (*Result, error) {
 	s, err := sampleDefaults(p, theta0, settings)
 	if err != nil {

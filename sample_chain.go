@@ -118,7 +118,8 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 	return e, nil
 }
 
-// sampleChain runs chain c: warmup, then the frozen sampler.
+// sampleChain runs chain c: warmup, in the phases listed with their
+// constants in sample_warmup.go, then the frozen sampler.
 func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *SampleSettings, m Method, r MethodRules) (chainOut, error) {
 	var out chainOut
 	d := len(theta0)
@@ -131,11 +132,12 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	out.adapted.Method = m
 	out.adapted.SamplerSeed = [2]uint64{src.Uint64(), src.Uint64()}
 	out.adapted.MinibatchSeed = e.mbSeed
-	// Dispersed start.
+	// Phase 0 (newChainEnv above), and the dispersed start.
 	start := make([]float64, d)
 	for i, v := range theta0 {
 		start[i] = v + s.StartScale*(2*e.rng.Float64()-1)
 	}
+	// Phase 1: Newton.
 	w, hs, err := e.newton(start, dense)
 	if err != nil {
 		return out, err
@@ -143,6 +145,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
+	// Phase 2: Langevin windows.
 	w, hs, err = e.windows(w, hs, dense)
 	if err != nil {
 		return out, err
@@ -158,7 +161,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	} else {
 		a.Diag = w.diag
 	}
-	// λ̂ and the curvature spread over the warmup points, by power
+	// Phase 3: λ̂ and the curvature spread over the warmup points, by power
 	// iteration on the whitened Hessians.
 	// The spread is judged on the windows' points, inside the typical set;
 	// λ̂ on every point, the Newton phase's end included.
@@ -190,6 +193,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	} else {
 		a.Eps = r.StepConstant / lamMax
 	}
+	// Phase 4: batch size, B̂, friction, and the method's own adaptation.
 	if err := e.chooseBatch(a, w, r, s); err != nil {
 		return out, err
 	}
@@ -212,6 +216,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err != nil {
 		return out, err
 	}
+	// Phase 5: thinning and burn-in.
 	thin := s.Thin
 	tau := autocorrTime(m, a)
 	if thin == 0 {
