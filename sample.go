@@ -89,7 +89,8 @@ type Adapted struct {
 	// Shift and Lower (d×d, row-major, lower-triangular) or Diag define
 	// the whitening θ = Shift + L z; L Lᵀ is the preconditioner.
 	Shift, Lower, Diag []float64
-	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 otherwise.
+	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 for a method
+	// without MethodRules.Momentum.
 	Friction float64
 	// NoiseVar is the constant B̂ (diag V̂ in z); nil if none.
 	NoiseVar []float64

@@ -15,8 +15,8 @@ import (
 // PSGLDMethod, each a struct whose zero value is the default configuration
 // (one file each, sample_method_*.go); nil means SGHMCMethod{}.
 //
-// A user's own method implements these three methods, often by embedding
-// one of the package's and replacing NewSampler (see ExampleMethod). A
+// A user's own method implements these three methods (ExampleMethod
+// writes one), or embeds one of the package's and replaces some of them. A
 // method may also implement WarmupAdapter, to adapt settings of its own at
 // the end of warmup, and AutocorrTimer, to predict its own autocorrelation
 // time for thinning.
