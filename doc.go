@@ -59,6 +59,25 @@
 // RunChains with their RunOptions and schedules, Chain, and CheckModel to
 // test a model's gradients.
 //
+// # Sample: every setting adapted
+//
+// Sample is the front door: K chains of a Method on a Problem, each with
+// a warmup that adapts its step size, preconditioner, friction, noise
+// correction and batch size and then freezes them (doc/equations.md §13).
+// Its code is a wing of files named sample*.go: sample.go (Sample,
+// SampleSettings, Result, Adapted), sample_chain.go (one chain: its
+// gradient sources, the warmup's order, the frozen run), sample_warmup.go
+// (the Newton and Langevin-window phases, and one documented block of
+// every tuning constant of warmup, phase by phase), sample_batch.go (the
+// gradient-noise probe choosing batch size, B̂ and friction),
+// sample_curvature.go (finite-difference Hessians, power iteration),
+// sample_method.go (the Method interface and MethodRules), and one
+// sample_method_<name>.go per method (SGLDMethod, SGHMCMethod,
+// SGNHTMethod, SGRHMCMethod, HAMCMCMethod, PSGLDMethod), each holding its
+// configuration fields, whose zero value is the default, and its rules. A
+// user's own Method implements Name, Rules and NewSampler; a chain is
+// rebuilt from its Adapted settings by Adapted.NewSampler.
+//
 // # Building your own sampler
 //
 // The recipe's plumbing is exported for users who write their own

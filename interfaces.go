@@ -241,10 +241,3 @@ type DivergenceCounter interface {
 	// far and the most recent one.
 	Divergences() (n int, last Divergence)
 }
-
-// Method selects the sampler Sample runs. nil means SGHMCMethod{}. The
-// methods are the package's samplers, run on the adapted whitened
-// coordinates (see Affine) with adapted settings.
-type Method interface {
-	spec() methodSpec
-}

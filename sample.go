@@ -75,71 +75,22 @@ type SampleSettings struct {
 	ChainIDs []int
 }
 
-// SGLDMethod runs SGLD with ε = 0.1/λ̂ (the stiffest direction's variance
-// inflated by 1/(1 − 0.05), about 5 %) and B̂ = V̂.
-type SGLDMethod struct{}
-
-// SGHMCMethod runs SGHMC with M = I, ε = 0.3/√λ̂, friction C = max(1, εV̂max)
-// and B̂ = V̂.
-type SGHMCMethod struct{}
-
-// SGNHTMethod runs SGNHT with A = 0.5, ε = 0.1/√λ̂ and B̂ = V̂ (its
-// thermostat shortens the position variance by about εξ/2; the small step
-// keeps that near 2.5 %).
-type SGNHTMethod struct{}
-
-// SGRHMCMethod runs gSGRHMC with the constant metric G = I in the
-// whitened coordinates, Friction = max(1, εV̂max), ε = 0.3/√λ̂ and B̂ = V̂.
-type SGRHMCMethod struct{}
-
-// HAMCMCMethod runs HAMCMC with M = 2, γ = 1 in whitened coordinates,
-// pairs flatter than a fifth of the adapted curvature rejected, and
-// ε = 0.1/λ̂ (no B̂: the batch is raised until the heat is within bound).
-// Its M interleaved subchains each move every M-th step, so it thins M
-// times as much as SGLD.
-type HAMCMCMethod struct{}
-
-// PSGLDMethod runs pSGLD with its RMSprop accumulator adapted during
-// warmup (α = 0.99) and then frozen, so that its preconditioner is constant
-// and Γ = 0 exactly; ε = 0.1/λ̂ for the preconditioned Hessian.
-type PSGLDMethod struct{}
-
-func (SGLDMethod) spec() methodSpec { return methodSpec{name: "SGLD", c: 0.1, bhat: true} }
-
-func (SGHMCMethod) spec() methodSpec {
-	return methodSpec{name: "SGHMC", c: 0.3, momentum: true, bhat: true}
-}
-
-func (SGNHTMethod) spec() methodSpec {
-	return methodSpec{name: "SGNHT", c: 0.1, momentum: true, bhat: true}
-}
-
-func (SGRHMCMethod) spec() methodSpec {
-	return methodSpec{name: "gSGRHMC", c: 0.3, momentum: true, bhat: true}
-}
-
-func (HAMCMCMethod) spec() methodSpec { return methodSpec{name: "HAMCMC", c: 0.1} }
-
-func (PSGLDMethod) spec() methodSpec { return methodSpec{name: "pSGLD", c: 0.1} }
-
-// methodSpec is what warmup needs to know of a method.
-type methodSpec struct {
-	name     string
-	c        float64 // ε = c/λ̂, or c/√λ̂ with momentum
-	momentum bool
-	bhat     bool // supports a constant B̂
-}
-
-// Adapted holds the settings warmup chose for one chain; with them the
-// chain can be rebuilt by hand (see Affine and Adapted.Sampler).
+// Adapted holds the settings warmup chose for one chain. With them the
+// chain can be rebuilt by hand, bit for bit: the gradient (for a Model,
+// NewMinibatch(model, BatchSize, false, rand.NewPCG(MinibatchSeed[0],
+// MinibatchSeed[1]))), whitened by NewAffine(g, Shift, Lower, Diag); the
+// sampler from NewSampler on that; Run with Thin, BurnIn and the schedule
+// Constant(Eps); Affine.ToTheta maps its draws to θ.
 type Adapted struct {
-	Method string
+	// Method is the method the chain ran, with its configuration.
+	Method Method
 	// Eps is the step size, in the whitened coordinates z.
 	Eps float64
 	// Shift and Lower (d×d, row-major, lower-triangular) or Diag define
 	// the whitening θ = Shift + L z; L Lᵀ is the preconditioner.
 	Shift, Lower, Diag []float64
-	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 otherwise.
+	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 for a method
+	// without MethodRules.Momentum.
 	Friction float64
 	// NoiseVar is the constant B̂ (diag V̂ in z); nil if none.
 	NoiseVar []float64
@@ -169,8 +120,21 @@ type Adapted struct {
 	SamplerSeed, MinibatchSeed [2]uint64
 }
 
+// NewSampler rebuilds the chain's sampler: a.Method's sampler on g, the
+// chain's gradient in the whitened coordinates (see Adapted), started at
+// z = 0 (θ = Shift) with the source rand.NewPCG(SamplerSeed[0],
+// SamplerSeed[1]) and the adapted settings.
+func (a *Adapted) NewSampler(g Gradient) (Sampler, error) {
+	if a.Method == nil {
+		return nil, errorf(ErrNil, "Adapted.NewSampler: nil Method")
+	}
+	src := rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1])
+	return a.Method.NewSampler(g, make([]float64, len(a.Shift)), src, a)
+}
+
 // Result is what Sample returns.
 type Result struct {
+	// Method is the name of the method the chains ran.
 	Method string
 	// Chains holds each chain's draws of θ (warmup excluded).
 	Chains []*Chain
@@ -198,7 +162,8 @@ type Result struct {
 // then frozen, and returns the draws after warmup with a summary and
 // warnings. It is the package's one-call entry point, in the spirit of
 // gonum's optimize.Minimize: settings may be nil, method nil means
-// SGHMCMethod{}.
+// SGHMCMethod{}. A method whose MethodRules are invalid is an ErrRange
+// before any work.
 //
 // Each chain c draws everything from ChainSource(s.Seed, c), so the result
 // is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once. If
@@ -213,10 +178,13 @@ type Result struct {
 // batch, the curvature measured at the end of each and averaged, and the
 // windows' covariance blended in with a weight that grows with their
 // effective size; (3) the largest eigenvalue λ̂ of the whitened Hessians by
-// power iteration, ε = c/λ̂ (c/√λ̂ with momentum); (4) a probe of the
-// gradient noise at the sampling batch size, B̂ = diag V̂, friction, batch
-// size by the heat check. A divergence in warmup halves ε; a warmup that
-// has to shrink ε by 10¹² returns an error.
+// power iteration, ε = c/λ̂ (c/√λ̂ with momentum, c the method's
+// MethodRules.StepConstant); (4) a probe of the gradient noise at the
+// sampling batch size, B̂ = diag V̂, friction, batch size by the heat check,
+// and the method's own adaptation if it is a WarmupAdapter; (5) thinning
+// and burn-in from the predicted autocorrelation time. A divergence in
+// warmup halves ε; a warmup that has to shrink ε by 10¹² returns an error.
+// sample_warmup.go lists the phases and names every constant.
 func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSettings, method Method) (*Result, error) {
 	s, err := sampleDefaults(p, theta0, settings)
 	if err != nil {
@@ -225,7 +193,10 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	if method == nil {
 		method = SGHMCMethod{}
 	}
-	ms := method.spec()
+	rules, err := checkRules(method)
+	if err != nil {
+		return nil, err
+	}
 	ids := s.ChainIDs
 	if ids == nil {
 		ids = make([]int, s.Chains)
@@ -233,7 +204,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			ids[c] = c
 		}
 	}
-	res := &Result{Method: ms.name, Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
+	res := &Result{Method: method.Name(), Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
 	outs := make([]chainOut, len(ids))
 	errs := make([]error, len(ids))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -244,7 +215,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			outs[i], errs[i] = sampleChain(ctx, c, p, theta0, s, ms)
+			outs[i], errs[i] = sampleChain(ctx, c, p, theta0, s, method, rules)
 		}()
 	}
 	wg.Wait()
@@ -393,6 +364,3 @@ func sampleWarnings(r *Result, s *SampleSettings) []string {
 	}
 	return w
 }
-
-// spreadWarn is the curvature spread above which Sample warns.
-const spreadWarn = 20

@@ -76,7 +76,7 @@ func TestSampleLinReg(t *testing.T) {
 	for _, meth := range []Method{SGLDMethod{}, SGHMCMethod{}, SGNHTMethod{}, SGRHMCMethod{}, HAMCMCMethod{}, PSGLDMethod{}} {
 		res, err := Sample(context.Background(), Problem{Model: m}, []float64{0, 0}, &SampleSettings{Seed: 1}, meth)
 		if err != nil {
-			t.Fatalf("%s: %v", meth.spec().name, err)
+			t.Fatalf("%s: %v", meth.Name(), err)
 		}
 		for j, p := range res.Summary {
 			sd := math.Sqrt(cov.At(j, j))

@@ -236,7 +236,7 @@ func csvChain(c Config, k int, ch *sgmcmc.Chain, a *sgmcmc.Adapted, m *logreg) (
 	}
 	if a != nil {
 		cm = append(cm,
-			stancsv.Comment{Key: "sampler", Value: a.Method},
+			stancsv.Comment{Key: "sampler", Value: a.Method.Name()},
 			stancsv.Comment{Key: "step_size", Value: fmtFloat(a.Eps) + " (whitened)"},
 			stancsv.Comment{Key: "friction", Value: fmtFloat(a.Friction)},
 			stancsv.Comment{Key: "batch_size", Value: strconv.Itoa(a.BatchSize)},

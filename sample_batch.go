@@ -6,12 +6,12 @@ package sgmcmc
 
 import (
 	"math"
-	"math/rand/v2"
 )
 
-// chooseNoise probes the gradient noise at the end of warmup and sets
-// the batch size, B̂, the friction and the heat estimate.
-func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *SampleSettings) error {
+// chooseBatch probes the gradient noise at the end of warmup and sets the
+// batch size, B̂, the friction and the heat estimate (doc/equations.md
+// §13.3) by the method's rules r.
+func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *SampleSettings) error {
 	d := e.d
 	n0 := e.n0
 	if s.BatchSize > 0 {
@@ -28,7 +28,7 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 	z := make([]float64, d)
 	cv := newCovariance(d)
 	buf := make([]float64, d)
-	draws := min(max(probeDraws, 4*d), maxProbeDraws)
+	draws := min(max(probeDraws, probePerDim*d), maxProbeDraws)
 	for range draws {
 		aff.Grad(buf, z)
 		cv.add(buf)
@@ -69,7 +69,7 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 		}
 	}
 	resid0 := worstQ
-	if ms.bhat {
+	if r.NoiseCorrection {
 		resid0 = worstOff + maxDiag0*math.Sqrt(2/r1)
 	}
 	// V(n) = V(n₀)·(n₀/n)·(1 − n/N)/(1 − n₀/N), without replacement.
@@ -87,21 +87,17 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 	}
 	heat := func(n int) (h, fric float64) {
 		f := scale(n)
-		fric = 1
-		switch ms.name {
-		case "SGNHT":
-			fric = 0.5
+		c := 1.0 // the friction in the heat εV/(2C); 1 for first-order methods
+		if r.Momentum {
+			fric = r.MinFriction
+			if r.NoiseCorrection {
+				// 2C − εB̂ ≥ C: the friction absorbs the correction.
+				fric = math.Max(fric, a.Eps*f*maxDiag0)
+			}
+			c = fric
 		}
-		if ms.momentum && ms.bhat {
-			// 2C − εB̂ ≥ C: the friction absorbs the correction.
-			fric = math.Max(fric, a.Eps*f*maxDiag0)
-		}
-		if !ms.momentum && ms.bhat && a.Eps*f*maxDiag0 > 1 {
+		if !r.Momentum && r.NoiseCorrection && a.Eps*f*maxDiag0 > 1 {
 			return math.Inf(1), fric // SGLD's 2 − εB̂ would lose more than half the noise
-		}
-		c := fric
-		if !ms.momentum {
-			c = 1
 		}
 		// B̂ is estimated at one point, and the noise varies over the
 		// posterior (per-datum gradients of scale parameters are heavy
@@ -120,9 +116,6 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 		a.BatchSize = n
 	}
 	a.Heat, a.Friction = heat(n)
-	if !ms.momentum {
-		a.Friction = 0
-	}
 	f := scale(n)
 	a.NoiseScale = 0
 	for _, v := range diag0 {
@@ -133,56 +126,11 @@ func (e *chainEnv) chooseNoise(a *Adapted, w *whitening, ms methodSpec, s *Sampl
 	} else {
 		a.NoiseScale *= a.Eps / 2
 	}
-	if ms.bhat && f > 0 {
+	if r.NoiseCorrection && f > 0 {
 		a.NoiseVar = make([]float64, d)
 		for i, v := range diag0 {
 			a.NoiseVar[i] = f * v
 		}
 	}
-	if ms.name == "pSGLD" {
-		return e.adaptPSGLD(a, w, n)
-	}
 	return nil
 }
-
-// uncorrectedShare: Sample's heat check counts the gradient noise before
-// B̂ at 1/uncorrectedShare of its size (see chooseNoise); 1 trusts B̂ with
-// nothing.
-const uncorrectedShare = 1
-
-// adaptPSGLD runs pSGLD's RMSprop accumulator over warmup steps at the
-// chosen batch and freezes it; ε is rescaled to the preconditioned
-// curvature.
-func (e *chainEnv) adaptPSGLD(a *Adapted, w *whitening, n int) error {
-	g, err := e.sampling(max(n, 1))
-	if err != nil {
-		return err
-	}
-	aff, err := w.affine(g)
-	if err != nil {
-		return err
-	}
-	N := float64(max(e.N, 1))
-	p, err := NewPSGLD(aff, make([]float64, e.d), rand.NewPCG(e.rng.Uint64(), e.rng.Uint64()), &PSGLDSettings{DropGamma: true, N: N, Lambda: psgldLambda})
-	if err != nil {
-		return err
-	}
-	for range 200 {
-		// Only v matters here: a tiny step keeps θ near the adapted point.
-		if err := p.Step(1e-12); err != nil {
-			return err
-		}
-	}
-	a.Accumulator = make([]float64, e.d)
-	p.Accumulator(a.Accumulator)
-	var gmax float64
-	for _, v := range a.Accumulator {
-		gmax = math.Max(gmax, 1/(psgldLambda+math.Sqrt(v)))
-	}
-	a.Eps /= gmax
-	return nil
-}
-
-// psgldLambda is pSGLD's λ for Sample: in whitened coordinates the mean
-// per-datum gradient is of order 1/N, so λ must be smaller than that.
-const psgldLambda = 1e-12

@@ -86,14 +86,14 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 			m = countBatchModel{countModel: countModel{Model: p.Model, n: &e.count}, bm: bm}
 		}
 		e.N = p.Model.Len()
-		nh := min(e.N, max(100*d, 2000))
-		fixedMB, err := NewMinibatch(m, nh, false, rand.NewPCG(mbSeed[0]^0x9e3779b97f4a7c15, mbSeed[1]))
+		nh := min(e.N, max(fixedBatchPerDim*d, fixedBatchMin))
+		fixedMB, err := NewMinibatch(m, nh, false, rand.NewPCG(mbSeed[0]^fixedBatchSeed, mbSeed[1]))
 		if err != nil {
 			return nil, err
 		}
 		idx := append([]int(nil), fixedMB.Draw()...)
 		e.fixed = GradFunc(func(dst, theta []float64) { fixedMB.GradOn(dst, theta, idx) })
-		e.n0 = min(e.N, max(100, e.N/10))
+		e.n0 = min(e.N, max(firstBatchMin, e.N/firstBatchFrac))
 		e.sampling = func(n int) (Gradient, error) {
 			return NewMinibatch(m, n, false, rand.NewPCG(mbSeed[0], mbSeed[1]))
 		}
@@ -118,8 +118,9 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 	return e, nil
 }
 
-// sampleChain runs chain c: warmup, then the frozen sampler.
-func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *SampleSettings, ms methodSpec) (chainOut, error) {
+// sampleChain runs chain c: warmup, in the phases listed with their
+// constants in sample_warmup.go, then the frozen sampler.
+func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *SampleSettings, m Method, r MethodRules) (chainOut, error) {
 	var out chainOut
 	d := len(theta0)
 	dense := d <= s.DenseMax
@@ -128,14 +129,15 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err != nil {
 		return out, err
 	}
-	out.adapted.Method = ms.name
+	out.adapted.Method = m
 	out.adapted.SamplerSeed = [2]uint64{src.Uint64(), src.Uint64()}
 	out.adapted.MinibatchSeed = e.mbSeed
-	// Dispersed start.
+	// Phase 0 (newChainEnv above), and the dispersed start.
 	start := make([]float64, d)
 	for i, v := range theta0 {
 		start[i] = v + s.StartScale*(2*e.rng.Float64()-1)
 	}
+	// Phase 1: Newton.
 	w, hs, err := e.newton(start, dense)
 	if err != nil {
 		return out, err
@@ -143,6 +145,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
+	// Phase 2: Langevin windows.
 	w, hs, err = e.windows(w, hs, dense)
 	if err != nil {
 		return out, err
@@ -158,14 +161,14 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	} else {
 		a.Diag = w.diag
 	}
-	// λ̂ and the curvature spread over the warmup points, by power
+	// Phase 3: λ̂ and the curvature spread over the warmup points, by power
 	// iteration on the whitened Hessians.
 	// The spread is judged on the windows' points, inside the typical set;
 	// λ̂ on every point, the Newton phase's end included.
 	lamMax, lamMin, spreadMax := 0.0, math.Inf(1), 0.0
 	for k, h := range hs {
 		hm := h
-		lamMax = math.Max(lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, d, 50, e.rng))
+		lamMax = math.Max(lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, d, powerIters, e.rng))
 		if vals, _, ok := symEigen(h); ok {
 			top := vals[len(vals)-1]
 			lamMax = math.Max(lamMax, top)
@@ -185,13 +188,19 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		// measurable): the posterior is not log-concave there.
 		a.CurvatureSpread = math.Inf(1)
 	}
-	if ms.momentum {
-		a.Eps = ms.c / math.Sqrt(lamMax)
+	if r.Momentum {
+		a.Eps = r.StepConstant / math.Sqrt(lamMax)
 	} else {
-		a.Eps = ms.c / lamMax
+		a.Eps = r.StepConstant / lamMax
 	}
-	if err := e.chooseNoise(a, w, ms, s); err != nil {
+	// Phase 4: batch size, B̂, friction, and the method's own adaptation.
+	if err := e.chooseBatch(a, w, r, s); err != nil {
 		return out, err
+	}
+	if wa, ok := m.(WarmupAdapter); ok {
+		if err := e.adaptMethod(wa, a, w); err != nil {
+			return out, err
+		}
 	}
 	out.warmEvals = e.count
 	// The frozen sampler.
@@ -199,17 +208,22 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err != nil {
 		return out, err
 	}
-	smp, err := a.newSampler(g, ms)
+	aff, err := NewAffine(g, a.Shift, a.Lower, a.Diag)
 	if err != nil {
 		return out, err
 	}
+	smp, err := a.NewSampler(aff)
+	if err != nil {
+		return out, err
+	}
+	// Phase 5: thinning and burn-in.
 	thin := s.Thin
-	tau := a.autocorrTime(ms)
+	tau := autocorrTime(m, a)
 	if thin == 0 {
-		thin = max(1, int(math.Round(tau/4)))
+		thin = max(1, int(math.Round(tau/thinPerAutocorr)))
 	}
 	a.Thin = thin
-	a.BurnIn = max(100, int(3*tau))
+	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
 	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: s.Callback})
 	out.evals = e.count
 	var se *StepError
@@ -225,60 +239,18 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	return out, runErr
 }
 
-// autocorrTime is the predicted integrated autocorrelation time, in
-// steps, of the slowest whitened direction.
-func (a *Adapted) autocorrTime(ms methodSpec) float64 {
-	lo := firstOrderLow
-	if !ms.momentum {
-		eps := a.Eps
-		if a.Accumulator != nil {
-			// pSGLD: the effective step is ε·G, smallest G sets the pace.
-			gmin := math.Inf(1)
-			for _, v := range a.Accumulator {
-				gmin = math.Min(gmin, 1/(psgldLambda+math.Sqrt(v)))
-			}
-			eps *= gmin
-		}
-		if ms.name == "HAMCMC" {
-			return hamcmcM * 2 / (eps * lo)
-		}
-		return 2 / (eps * lo)
-	}
-	c := math.Max(a.Friction, 0.5)
-	return 2 * math.Max(c/lo, 1/c) / a.Eps
-}
-
-// hamcmcM is HAMCMC's memory in Sample.
-const hamcmcM = 2
-
-// newSampler builds the frozen sampler on the whitened gradient.
-func (a *Adapted) newSampler(g Gradient, ms methodSpec) (Sampler, error) {
-	aff, err := NewAffine(g, a.Shift, a.Lower, a.Diag)
+// adaptMethod runs the method's own adaptation (WarmupAdapter) on the
+// whitened gradient at the chosen batch size.
+func (e *chainEnv) adaptMethod(wa WarmupAdapter, a *Adapted, w *whitening) error {
+	g, err := e.sampling(max(a.BatchSize, 1))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	src := rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1])
-	z0 := make([]float64, len(a.Shift))
-	switch ms.name {
-	case "SGLD":
-		return NewSGLD(aff, z0, src, &SGLDSettings{NoiseVar: a.NoiseVar})
-	case "SGHMC":
-		return NewSGHMC(aff, z0, src, &SGHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar})
-	case "SGNHT":
-		return NewSGNHT(aff, z0, src, &SGNHTSettings{A: a.Friction, NoiseVar: a.NoiseVar})
-	case "gSGRHMC":
-		one := DiagMetricFunc(func(g, dg, _ []float64) {
-			for i := range g {
-				g[i], dg[i] = 1, 0
-			}
-		})
-		return NewSGRHMC(aff, z0, one, src, &SGRHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar})
-	case "HAMCMC":
-		return NewHAMCMC(aff, z0, src, &HAMCMCSettings{M: hamcmcM, Gamma: 1, MinPairCurvature: 0.2})
-	case "pSGLD":
-		return NewPSGLD(aff, z0, src, &PSGLDSettings{V0: a.Accumulator, Freeze: true, Lambda: psgldLambda, N: 1})
+	aff, err := w.affine(g)
+	if err != nil {
+		return err
 	}
-	return nil, errorf(ErrUnsupported, "Sample: unknown method %q", ms.name)
+	return wa.AdaptWarmup(aff, max(e.N, 1), rand.NewPCG(e.rng.Uint64(), e.rng.Uint64()), a)
 }
 
 // toTheta maps a chain of z draws to θ.

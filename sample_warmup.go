@@ -13,17 +13,92 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Warmup constants (doc/equations.md §13).
+// Sample's warmup runs per chain (sampleChain, in sample_chain.go) in
+// these phases (doc/equations.md §13), each tuned by the constants below:
+//
+//  0. Gradient sources (newChainEnv): a fixed batch for the curvature and
+//     the Langevin windows, and the first sampling batch size n₀.
+//  1. Newton (newton, this file): trust-region Newton steps on the fixed
+//     batch from a dispersed start until the Newton decrement is that of
+//     a point of the typical set.
+//  2. Windows (windows, this file): three windows of whitened Langevin
+//     steps, curvature measured at the ends of the last two, averaged and
+//     blended with the last window's covariance into the preconditioner.
+//  3. Step size (sampleChain): λ̂ by power iteration on the whitened
+//     Hessians, ε = c/λ̂ or c/√λ̂ by the Method's rules (MethodRules).
+//  4. Batch (chooseBatch, sample_batch.go): a probe of the gradient noise;
+//     batch size, B̂, friction and heat; then the method's own adaptation
+//     (WarmupAdapter).
+//  5. Thinning and burn-in (sampleChain, autocorrTime in
+//     sample_method.go): from the predicted autocorrelation time.
+//
+// The numerical pieces (finite-difference Hessians, power iteration,
+// covariance) are in sample_curvature.go; each Method's own rules in its
+// sample_method_*.go file.
 const (
-	eigFloor      = 1e-12 // eigenvalue floor relative to the largest
-	fdStep        = 1e-3  // finite-difference step in whitened units
+	// Phase 0: gradient sources. The fixed batch has
+	// min(N, max(fixedBatchPerDim·d, fixedBatchMin)) items, drawn with the
+	// minibatch seed's first word xored with fixedBatchSeed; the first
+	// sampling batch has n₀ = min(N, max(firstBatchMin, N/firstBatchFrac)).
+	fixedBatchPerDim = 100
+	fixedBatchMin    = 2000
+	fixedBatchSeed   = 0x9e3779b97f4a7c15
+	firstBatchMin    = 100
+	firstBatchFrac   = 10
+
+	// Phase 1: Newton. At most newtonIters steps in a trust region of
+	// radius newtonRadius·(√d + 1) at first, in whitened units, grown by
+	// newtonGrow after a step that shrinks √(decrement²) by at least
+	// newtonAccept of the step's share of it, shrunk by newtonGrow after
+	// one that does not shrink it at all; the search ends at a decrement²
+	// below newtonTypical·d (a point of the typical set), or when the
+	// radius falls below minRadius (not log-concave there).
 	newtonIters   = 60
-	minRadius     = 1e-6 // trust radius, in whitened units, below which Newton stops
-	windowEps     = 0.2  // warmup Langevin step, in units of 1/λ̂
-	probeDraws    = 256  // gradients in the noise probe: at least this,
-	maxProbeDraws = 1000 // 4d, and at most this
-	maxShrink     = 1e12
-	firstOrderLow = 0.5 // assumed smallest whitened curvature, for thinning
+	newtonRadius  = 3
+	newtonGrow    = 4
+	newtonAccept  = 0.5
+	newtonTypical = 2
+	minRadius     = 1e-6
+	eigFloor      = 1e-12 // eigenvalue floor relative to the largest, in every inverse
+	fdStep        = 1e-3  // finite-difference step of the Hessians, in whitened units
+
+	// Phase 2: Langevin windows of windowSettle (which only moves into the
+	// typical set), windowMid and windowLast steps (whose draws give the
+	// covariance) of size windowEps, in units of 1/λ̂; the covariance's
+	// weight in the blend is n_eff/(n_eff + blendPerDim·d). A divergence
+	// halves the step; one that has to shrink it by maxShrink fails.
+	windowSettle = 50
+	windowMid    = 150
+	windowLast   = 500
+	windowEps    = 0.2
+	blendPerDim  = 25
+	maxShrink    = 1e12
+
+	// Phase 3: step size. powerIters power iterations per warmup Hessian.
+	powerIters = 50
+
+	// Phase 4: batch. The noise probe draws
+	// min(max(probeDraws, probePerDim·d), maxProbeDraws) gradients. The
+	// heat check counts the gradient noise before B̂ at 1/uncorrectedShare
+	// of its size (1 trusts B̂ with nothing; see chooseBatch).
+	probeDraws       = 256
+	probePerDim      = 4
+	maxProbeDraws    = 1000
+	uncorrectedShare = 1
+
+	// Phase 5: thinning and burn-in from the predicted autocorrelation
+	// time τ, with the smallest whitened curvature taken as
+	// autocorrLowCurvature and a friction below autocorrMinFriction
+	// counted as that: Thin = τ/thinPerAutocorr, BurnIn =
+	// max(minBurnIn, burnInAutocorrs·τ).
+	autocorrLowCurvature = 0.5
+	autocorrMinFriction  = 0.5
+	thinPerAutocorr      = 4
+	burnInAutocorrs      = 3
+	minBurnIn            = 100
+
+	// Warnings: Sample warns of a curvature spread above spreadWarn.
+	spreadWarn = 20
 )
 
 // whitening is θ = shift + L z with a dense lower-triangular or diagonal L.
@@ -174,7 +249,7 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 			w.diag[i] = 1
 		}
 	}
-	radius := 3*math.Sqrt(float64(d)) + 3
+	radius := newtonRadius*math.Sqrt(float64(d)) + newtonRadius
 	var h, hcur *mat.SymDense // hcur: the curvature carried over, in w's coordinates
 	var g []float64
 	for it := 0; it < newtonIters; it++ {
@@ -202,7 +277,7 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		dz := make([]float64, d)
 		mulSym(dz, inv, g)
 		q := floats.Dot(dz, g) // Newton decrement², ≈ d in the typical set
-		if q <= 2*float64(d) {
+		if q <= newtonTypical*float64(d) {
 			if hcur != nil { // measure the curvature where the search ends
 				h, _, err = e.whitenedHessian(w, dense)
 				if err != nil {
@@ -228,15 +303,15 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		mulSym(tmp, inv, gn)
 		qn := floats.Dot(tmp, gn)
 		switch {
-		case firstNonFinite(gn) < 0 && math.Sqrt(qn) < math.Sqrt(q)-0.5*scale*math.Sqrt(q):
+		case firstNonFinite(gn) < 0 && math.Sqrt(qn) < math.Sqrt(q)-newtonAccept*scale*math.Sqrt(q):
 			nw.shift = next
-			radius *= 4
+			radius *= newtonGrow
 			hcur = reexpress(h, t)
 		case firstNonFinite(gn) < 0 && qn < q:
 			nw.shift = next
 			hcur = nil
 		default:
-			radius /= 4
+			radius /= newtonGrow
 			if radius < minRadius {
 				// No step, however short, shrinks the decrement: the
 				// posterior is not log-concave here (saddle-free Newton
@@ -282,7 +357,7 @@ func reexpress(h *mat.SymDense, t *mat.Dense) *mat.SymDense {
 func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*whitening, []*mat.SymDense, error) {
 	d := e.d
 	eps := windowEps
-	lens := []int{50, 150, 500}
+	lens := []int{windowSettle, windowMid, windowLast}
 	cv := newCovariance(d)
 	th := make([]float64, d) // a draw in θ, for cv
 	var shrunk float64 = 1
@@ -351,7 +426,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	}
 	pc := w.thetaCov(inv)
 	neff := float64(cv.n) * eps / 2
-	wt := neff / (neff + 25*float64(d))
+	wt := neff / (neff + blendPerDim*float64(d))
 	sc := cv.cov()
 	if !dense {
 		for i := range d {

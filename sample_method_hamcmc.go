@@ -1,0 +1,48 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import "math/rand/v2"
+
+// HAMCMCMethod runs HAMCMC (NewHAMCMC) in the whitened coordinates with
+// ε = StepConstant/λ̂ and no B̂: the batch is raised until the heat is
+// within bound. Its M interleaved subchains each move every M-th step, so
+// it thins and burns in M times as much as SGLD. The zero value is the
+// default configuration.
+type HAMCMCMethod struct {
+	// StepConstant is c in ε = c/λ̂. Zero means 0.1, as SGLDMethod.
+	StepConstant float64
+	// M is the memory size (HAMCMCSettings.M). Zero means 2.
+	M int
+	// Gamma is the scale γ of the initial inverse Hessian γI, in the
+	// whitened coordinates. Zero means 1.
+	Gamma float64
+	// MinPairCurvature rejects curvature pairs flatter than it, relative
+	// to the adapted curvature 1/γ (HAMCMCSettings.MinPairCurvature).
+	// Zero means 0.2.
+	MinPairCurvature float64
+}
+
+// Name returns "HAMCMC".
+func (HAMCMCMethod) Name() string { return "HAMCMC" }
+
+// Rules returns HAMCMC's warmup rules: first-order, without B̂.
+func (m HAMCMCMethod) Rules() MethodRules {
+	return MethodRules{StepConstant: orDefault(m.StepConstant, 0.1)}
+}
+
+// NewSampler returns NewHAMCMC on g with M, Gamma and MinPairCurvature.
+func (m HAMCMCMethod) NewSampler(g Gradient, z0 []float64, src rand.Source, _ *Adapted) (Sampler, error) {
+	return NewHAMCMC(g, z0, src, &HAMCMCSettings{M: m.memory(), Gamma: orDefault(m.Gamma, 1),
+		MinPairCurvature: orDefault(m.MinPairCurvature, 0.2)})
+}
+
+// AutocorrTime is M times SGLD's at the same step: each subchain moves
+// every M-th step.
+func (m HAMCMCMethod) AutocorrTime(a *Adapted) float64 {
+	return float64(m.memory()) * 2 / (a.Eps * autocorrLowCurvature)
+}
+
+func (m HAMCMCMethod) memory() int { return orDefault(m.M, 2) }

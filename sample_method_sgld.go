@@ -1,0 +1,30 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import "math/rand/v2"
+
+// SGLDMethod runs SGLD (NewSGLD) in the whitened coordinates with
+// ε = StepConstant/λ̂ and B̂ = V̂. The zero value is the default
+// configuration.
+type SGLDMethod struct {
+	// StepConstant is c in ε = c/λ̂. Zero means 0.1: the stiffest
+	// direction's variance inflated by 1/(1 − c/2), about 5 %
+	// (doc/equations.md §13.1).
+	StepConstant float64
+}
+
+// Name returns "SGLD".
+func (SGLDMethod) Name() string { return "SGLD" }
+
+// Rules returns SGLD's warmup rules: first-order, with B̂.
+func (m SGLDMethod) Rules() MethodRules {
+	return MethodRules{StepConstant: orDefault(m.StepConstant, 0.1), NoiseCorrection: true}
+}
+
+// NewSampler returns NewSGLD on g with NoiseVar a.NoiseVar.
+func (SGLDMethod) NewSampler(g Gradient, z0 []float64, src rand.Source, a *Adapted) (Sampler, error) {
+	return NewSGLD(g, z0, src, &SGLDSettings{NoiseVar: a.NoiseVar})
+}
