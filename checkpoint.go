@@ -376,3 +376,12 @@ func restoreSources(who string, srcs []any, states [][]byte) error {
 	}
 	return nil
 }
+
+// sources appends the block generators of a parallel step (none below
+// ParallelDim) to srcs.
+func (b *blockSet) sources(srcs []any) []any {
+	for k := range b.gens {
+		srcs = append(srcs, &b.gens[k].Normal)
+	}
+	return srcs
+}

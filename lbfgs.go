@@ -318,3 +318,117 @@ func (l *LBFGS) MulB(dst, v []float64) error {
 	}
 	return nil
 }
+
+func (l *LBFGS) encode(e *encoder) {
+	e.int(l.dim)
+	e.int(l.mem)
+	e.f64(l.gamma)
+	e.f64(l.lambda)
+	e.f64(l.MinCurvature)
+	e.f64(l.MinScaledCurvature)
+	e.int(l.next)
+	e.int(l.n)
+	for k := range l.mem {
+		e.bool(l.have[k])
+		e.floats(l.s[k])
+		e.floats(l.y[k])
+	}
+	e.int(l.stats.Accepted)
+	e.int(l.stats.Rejected)
+	e.int(l.stats.Dropped)
+}
+
+// decodeLBFGS reads an L-BFGS memory of the same size and settings as
+// like, rebuilds its products and returns it; nil after a failure.
+func decodeLBFGS(d *decoder, like *LBFGS) *LBFGS {
+	d.equal("L-BFGS dimension", like.dim)
+	d.equal("L-BFGS memory", like.mem)
+	if d.err != nil {
+		return nil
+	}
+	if g := d.f64("L-BFGS γ", anyValue); d.err == nil && math.Float64bits(g) != math.Float64bits(like.gamma) {
+		d.fail("checkpoint has L-BFGS γ = %v, the receiver %v", g, like.gamma)
+	}
+	if lam := d.f64("L-BFGS λ", anyValue); d.err == nil && math.Float64bits(lam) != math.Float64bits(like.lambda) {
+		d.fail("checkpoint has L-BFGS λ = %v, the receiver %v", lam, like.lambda)
+	}
+	l, err := NewLBFGS(like.dim, like.mem, like.gamma, like.lambda)
+	if err != nil {
+		d.fail("%v", err)
+		return nil
+	}
+	l.MinCurvature = d.f64("L-BFGS MinCurvature", nonNegative)
+	l.MinScaledCurvature = d.f64("L-BFGS MinScaledCurvature", nonNegative)
+	l.next = d.int("L-BFGS next slot", 0, l.mem-1)
+	l.n = d.int("L-BFGS pair count", 0, l.mem)
+	if d.err == nil && l.n < l.mem && l.next != l.n {
+		d.fail("L-BFGS window of %d pairs with next slot %d, want %d", l.n, l.next, l.n)
+	}
+	for k := range l.mem {
+		l.have[k] = d.bool("L-BFGS slot in use")
+		s := d.floats("L-BFGS s", l.dim, anyFinite)
+		y := d.floats("L-BFGS y", l.dim, anyFinite)
+		if d.err != nil {
+			return nil
+		}
+		copy(l.s[k], s)
+		copy(l.y[k], y)
+		if l.have[k] && k >= l.n {
+			d.fail("L-BFGS slot %d in use beyond the %d pairs pushed", k, l.n)
+			return nil
+		}
+		if l.have[k] {
+			// ρ = 1/sᵀy, summed in Push's order.
+			var sy float64
+			for i, si := range s {
+				sy += si * y[i]
+			}
+			if !(sy > 0) || math.IsInf(sy, 0) {
+				d.fail("L-BFGS pair %d has curvature sᵀy = %v, want positive and finite", k, sy)
+				return nil
+			}
+			l.rho[k] = 1 / sy
+		}
+	}
+	l.stats.Accepted = d.count("L-BFGS accepted pairs")
+	l.stats.Rejected = d.count("L-BFGS rejected pairs")
+	l.stats.Dropped = d.count("L-BFGS dropped pairs")
+	if d.err != nil {
+		return nil
+	}
+	st := l.stats
+	l.build()
+	if l.stats != st {
+		d.fail("L-BFGS memory inconsistent: a pair in use is not positive definite in the product form")
+		return nil
+	}
+	return l
+}
+
+// MarshalBinary checkpoints the approximation in the package's checkpoint
+// format (described at Recipe.MarshalBinary): its size and settings, the
+// window of pairs (s, y) as damped by Push, and the statistics. The products
+// are rebuilt on restore.
+func (l *LBFGS) MarshalBinary() ([]byte, error) {
+	var e encoder
+	l.encode(&e)
+	return seal("LBFGS", l.dim, e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into an
+// LBFGS of the same dimension, memory, γ and λ. On error, which wraps
+// ErrCheckpoint, l is left as it was.
+func (l *LBFGS) UnmarshalBinary(data []byte) error {
+	const who = "LBFGS.UnmarshalBinary"
+	p, err := unseal(who, "LBFGS", l.dim, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: p}
+	nl := decodeLBFGS(&d, l)
+	if err := d.end(); err != nil {
+		return err
+	}
+	*l = *nl
+	return nil
+}

@@ -336,3 +336,89 @@ func normalizeSimplexBlock(omega, theta, logTheta []float64) float64 {
 	}
 	return logS
 }
+
+func (s *SCIR) sources() []any { return s.blk.sources([]any{s.src}) }
+
+// MarshalBinary checkpoints the chain in the package's checkpoint format
+// (described at Recipe.MarshalBinary): the simplex block length, the step
+// count, θ, log θ and the random source's state. A shape estimator with its
+// own randomness (a CountMinibatch) is checkpointed separately.
+func (s *SCIR) MarshalBinary() ([]byte, error) {
+	var e encoder
+	e.int(s.block)
+	e.int(s.t)
+	e.floats(s.theta)
+	e.floats(s.logTheta)
+	if err := e.sources("SCIR.MarshalBinary", s.sources()...); err != nil {
+		return nil, err
+	}
+	return seal("SCIR", s.d, e.b), nil
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into an
+// SCIR built with the same settings. On error, which wraps ErrCheckpoint,
+// s is left as it was.
+func (s *SCIR) UnmarshalBinary(data []byte) error {
+	const who = "SCIR.UnmarshalBinary"
+	p, err := unseal(who, "SCIR", s.d, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: p}
+	d.equal("simplex block length", s.block)
+	t := d.count("step count")
+	theta := d.floats("θ", s.d, nonNegative)
+	logTheta := d.floats("log θ", s.d, anyValue)
+	srcs := d.sources(len(s.sources()))
+	if err := d.end(); err != nil {
+		return err
+	}
+	// log θ must be log of θ: close to it where θ is a normal float,
+	// below the normal range where it is subnormal or zero.
+	const (
+		logMinNormal = -708.3964185322641 // log 2^−1022
+		logMinSub    = -744.4400719213812 // log 2^−1074
+	)
+	for j, l := range logTheta {
+		th := theta[j]
+		var ok bool
+		switch {
+		case math.IsNaN(l) || math.IsInf(l, 1):
+		case th >= 0x1p-1022:
+			lt := math.Log(th)
+			ok = math.Abs(l-lt) <= 1e-9*(1+math.Abs(lt))
+		case th > 0:
+			lt := math.Log(th)
+			ok = l <= logMinNormal+1e-9 && l >= lt-1 && l <= lt+1
+		default:
+			ok = l <= logMinSub
+		}
+		if !ok {
+			return errorf(ErrCheckpoint, "%s: log θ[%d] = %v does not match θ[%d] = %v", who, j, l, j, th)
+		}
+	}
+	if s.block > 0 {
+		for lo := 0; lo < s.d; lo += s.block {
+			m := math.Inf(-1)
+			for _, l := range logTheta[lo : lo+s.block] {
+				m = max(m, l)
+			}
+			if math.IsInf(m, -1) {
+				return errorf(ErrCheckpoint, "%s: θ is zero on the whole simplex block at %d", who, lo)
+			}
+		}
+	}
+	if err := restoreSources(who, s.sources(), srcs); err != nil {
+		return err
+	}
+	s.t = t
+	copy(s.theta, theta)
+	copy(s.logTheta, logTheta)
+	if s.omega != nil {
+		for k := range s.logSum {
+			lo, hi := k*s.block, (k+1)*s.block
+			s.logSum[k] = normalizeSimplexBlock(s.omega[lo:hi], s.theta[lo:hi], s.logTheta[lo:hi])
+		}
+	}
+	return nil
+}
