@@ -406,29 +406,19 @@ func decodeLBFGS(d *decoder, like *LBFGS) *LBFGS {
 }
 
 // MarshalBinary checkpoints the approximation in the package's checkpoint
-// format (described at Recipe.MarshalBinary): its size and settings, the
-// window of pairs (s, y) as damped by Push, and the statistics. The products
-// are rebuilt on restore.
+// format (documented in checkpoint.go), of kind "LBFGS": its size and
+// settings, the window of pairs (s, y) as damped by Push, and the
+// statistics. The products are rebuilt on restore.
 func (l *LBFGS) MarshalBinary() ([]byte, error) {
-	var e encoder
-	l.encode(&e)
-	return seal("LBFGS", l.dim, e.b), nil
+	return marshal("LBFGS.MarshalBinary", "LBFGS", l.dim, nil, l.encode)
 }
 
 // UnmarshalBinary restores a checkpoint written by MarshalBinary into an
 // LBFGS of the same dimension, memory, γ and λ. On error, which wraps
 // ErrCheckpoint, l is left as it was.
 func (l *LBFGS) UnmarshalBinary(data []byte) error {
-	const who = "LBFGS.UnmarshalBinary"
-	p, err := unseal(who, "LBFGS", l.dim, data)
-	if err != nil {
-		return err
-	}
-	d := decoder{who: who, b: p}
-	nl := decodeLBFGS(&d, l)
-	if err := d.end(); err != nil {
-		return err
-	}
-	*l = *nl
-	return nil
+	return restore("LBFGS.UnmarshalBinary", "LBFGS", l.dim, data, nil, func(d *decoder) commit {
+		nl := decodeLBFGS(d, l)
+		return commit{set: func() { *l = *nl }}
+	})
 }

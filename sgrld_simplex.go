@@ -199,54 +199,39 @@ func (g *SGRLDSimplex) normalize(theta []float64) {
 func (g *SGRLDSimplex) sources() []any { return []any{g.src} }
 
 // MarshalBinary checkpoints the chain in the package's checkpoint format
-// (described at Recipe.MarshalBinary): the simplex block length, the step
-// count, θ and the random source's state.
+// (documented in checkpoint.go), of kind "SGRLDSimplex": the simplex block
+// length, the step count, θ and the random source's state.
 func (g *SGRLDSimplex) MarshalBinary() ([]byte, error) {
-	var e encoder
-	e.int(g.block)
-	e.int(g.t)
-	e.floats(g.theta)
-	if err := e.sources("SGRLDSimplex.MarshalBinary", g.sources()...); err != nil {
-		return nil, err
-	}
-	return seal("SGRLDSimplex", g.d, e.b), nil
+	return marshal("SGRLDSimplex.MarshalBinary", kindSGRLDSimplex, g.d, g.sources(), func(e *encoder) {
+		e.int(g.block)
+		e.int(g.t)
+		e.floats(g.theta)
+	})
 }
 
 // UnmarshalBinary restores a checkpoint written by MarshalBinary into an
 // SGRLDSimplex built with the same settings. On error, which wraps
 // ErrCheckpoint, g is left as it was.
 func (g *SGRLDSimplex) UnmarshalBinary(data []byte) error {
-	const who = "SGRLDSimplex.UnmarshalBinary"
-	p, err := unseal(who, "SGRLDSimplex", g.d, data)
-	if err != nil {
-		return err
-	}
-	d := decoder{who: who, b: p}
-	d.equal("simplex block length", g.block)
-	t := d.count("step count")
-	theta := d.floats("θ", g.d, nonNegative)
-	srcs := d.sources(len(g.sources()))
-	if err := d.end(); err != nil {
-		return err
-	}
-	if g.block > 0 {
-		for lo := 0; lo < g.d; lo += g.block {
+	return restore("SGRLDSimplex.UnmarshalBinary", kindSGRLDSimplex, g.d, data, g.sources(), func(d *decoder) commit {
+		d.equal("simplex block length", g.block)
+		t := d.count("step count")
+		theta := d.floats("θ", g.d, nonNegative)
+		for lo := 0; d.err == nil && g.block > 0 && lo < g.d; lo += g.block {
 			var sum float64
 			for _, v := range theta[lo : lo+g.block] {
 				sum += v
 			}
 			if !(sum > 0) || math.IsInf(sum, 0) {
-				return errorf(ErrCheckpoint, "%s: θ sums to %v on the simplex block at %d, want positive and finite", who, sum, lo)
+				d.fail("θ sums to %v on the simplex block at %d, want positive and finite", sum, lo)
 			}
 		}
-	}
-	if err := restoreSources(who, g.sources(), srcs); err != nil {
-		return err
-	}
-	g.t = t
-	copy(g.theta, theta)
-	if g.omega != nil {
-		g.normalize(g.theta)
-	}
-	return nil
+		return commit{set: func() {
+			g.t = t
+			copy(g.theta, theta)
+			if g.omega != nil {
+				g.normalize(g.theta)
+			}
+		}}
+	})
 }

@@ -211,54 +211,43 @@ func checkSimplexSetup(name string, est ShapeEstimator, theta0 []float64, src ra
 }
 
 // MarshalBinary checkpoints the batch stream in the package's checkpoint
-// format (described at Recipe.MarshalBinary): N, the batch size, the
-// permutation, the last batch and the random source's state.
+// format (documented in checkpoint.go), of kind "CountMinibatch": N, the
+// batch size, the permutation (empty when the batch is all N items), the
+// last batch and the random source's state. The source must implement
+// encoding.BinaryMarshaler.
 func (b *CountMinibatch) MarshalBinary() ([]byte, error) {
-	var e encoder
-	e.int(b.data.Len())
-	e.int(b.n)
-	e.ints(b.perm)
-	e.ints(b.idx)
-	if err := e.sources("CountMinibatch.MarshalBinary", b.src); err != nil {
-		return nil, err
-	}
-	return seal("CountMinibatch", len(b.alpha), e.b), nil
+	return marshal("CountMinibatch.MarshalBinary", kindCountMinibatch, len(b.alpha), []any{b.src}, func(e *encoder) {
+		e.int(b.data.Len())
+		e.int(b.n)
+		e.ints(b.perm)
+		e.ints(b.idx)
+	})
 }
 
 // UnmarshalBinary restores a checkpoint written by MarshalBinary into a
 // CountMinibatch over the same data with the same α and batch size. On
 // error, which wraps ErrCheckpoint, b is left as it was.
 func (b *CountMinibatch) UnmarshalBinary(data []byte) error {
-	const who = "CountMinibatch.UnmarshalBinary"
-	p, err := unseal(who, "CountMinibatch", len(b.alpha), data)
-	if err != nil {
-		return err
-	}
-	N := b.data.Len()
-	d := decoder{who: who, b: p}
-	d.equal("number of data items N", N)
-	d.equal("batch size", b.n)
-	var perm, idx []int
-	if b.full != nil {
-		d.length("permutation", 0)
-		idx = d.ints("last batch", b.n, N)
-		for i, v := range idx {
-			if d.err == nil && v != i {
-				d.fail("last batch[%d] = %d; a batch of all N items is 0, 1, …, N−1", i, v)
+	return restore("CountMinibatch.UnmarshalBinary", kindCountMinibatch, len(b.alpha), data, []any{b.src}, func(d *decoder) commit {
+		N := b.data.Len()
+		d.equal("number of data items N", N)
+		d.equal("batch size", b.n)
+		var perm, idx []int
+		if b.full != nil {
+			d.length("permutation", 0)
+			idx = d.ints("last batch", b.n, N)
+			for i, v := range idx {
+				if d.err == nil && v != i {
+					d.fail("last batch[%d] = %d; a batch of all N items is 0, 1, …, N−1", i, v)
+				}
 			}
+		} else {
+			perm = d.perm("permutation", N)
+			idx = d.ints("last batch", b.n, N)
 		}
-	} else {
-		perm = d.perm("permutation", N)
-		idx = d.ints("last batch", b.n, N)
-	}
-	srcs := d.sources(1)
-	if err := d.end(); err != nil {
-		return err
-	}
-	if err := restoreSources(who, []any{b.src}, srcs); err != nil {
-		return err
-	}
-	copy(b.perm, perm)
-	copy(b.idx, idx)
-	return nil
+		return commit{set: func() {
+			copy(b.perm, perm)
+			copy(b.idx, idx)
+		}}
+	})
 }
