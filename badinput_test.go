@@ -206,7 +206,7 @@ func badInputCases() []badCase {
 		}, want: ErrDimension},
 		{name: "NewBlock negative size", run: func() error { _, err := NewBlock([]int{1, -1}, [][]Operator{{nil, nil}, {nil, nil}}); return err }, want: ErrDimension},
 
-		// pSGLD, HAMCMC, LBFGS.
+		// pSGLD, HAMCMC.
 		{name: "NewPSGLD Alpha 1", run: func() error { _, err := NewPSGLD(g, th2, src(), &PSGLDSettings{Alpha: 1, DropGamma: true}); return err }, want: ErrRange},
 		{name: "NewPSGLD negative Lambda", run: func() error {
 			_, err := NewPSGLD(g, th2, src(), &PSGLDSettings{Lambda: -1, DropGamma: true})
@@ -233,13 +233,6 @@ func badInputCases() []badCase {
 		{name: "NewHAMCMC nil *Minibatch", run: func() error { _, err := NewHAMCMC(nilMB, th2, src(), nil); return err }, want: ErrNil},
 		{name: "NewHAMCMC Minibatch dimension mismatch", run: func() error { _, err := NewHAMCMC(mb(4), th2, src(), nil); return err }, want: ErrDimension},
 		{name: "NewHAMCMC MinCurvature 1", run: func() error { _, err := NewHAMCMC(g, th2, src(), &HAMCMCSettings{MinCurvature: 1}); return err }, want: ErrRange},
-		{name: "NewLBFGS dimension 0", run: func() error { _, err := NewLBFGS(0, 2, 1, 0); return err }, want: ErrDimension},
-		{name: "NewLBFGS infinite γ", run: func() error { _, err := NewLBFGS(2, 2, math.Inf(1), 0); return err }, want: ErrRange},
-		{name: "LBFGS.Push of wrong length", run: func() error {
-			l, _ := NewLBFGS(2, 2, 1, 0)
-			_, err := l.Push([]float64{1}, []float64{1, 2})
-			return err
-		}, want: ErrDimension},
 
 		// SCIR, SGRLDSimplex, CountMinibatch.
 		{name: "NewSCIR nil source", run: func() error { _, err := NewSCIR(FixedShape{1, 1}, pos, nil, nil); return err }, want: ErrNil},

@@ -12,6 +12,34 @@ import (
 	"math"
 )
 
+// Every sampler and every gradient or shape source with state of its own
+// (Recipe, PSGLD, HAMCMC, SCIR, SGRLDSimplex, Minibatch, CountMinibatch)
+// checkpoints itself with MarshalBinary in one versioned format:
+//
+//	"SGMC"             4 bytes, the magic
+//	version            1 byte, 1
+//	kind length, kind  1 byte, then the kind in ASCII ("SGHMC", "HAMCMC", …)
+//	dimension          8 bytes, little-endian
+//	payload length     8 bytes, little-endian
+//	payload            the kind's own fields, little-endian
+//	CRC-32C            4 bytes, Castagnoli, of everything before it
+//
+// The payload holds integers as 8 bytes, floats as their IEEE bits, booleans
+// as one byte 0 or 1, slices as a length followed by the elements, and each
+// random source as a length followed by its own MarshalBinary; the random
+// sources close the payload. Each type's MarshalBinary names its fields, in
+// order. Only primary state is stored; what derives from it (a metric, ω,
+// the L-BFGS products) is recomputed on restore exactly as the sampler
+// computed it.
+//
+// UnmarshalBinary checks, in this order, the magic, the version, the
+// length, the checksum, the kind, the dimension and then every field
+// (ranges, finiteness, permutations, the consistency of derived values),
+// before it changes anything: on any failure it returns an error wrapping
+// ErrCheckpoint that names the problem, and the receiver is left as it
+// was. A checkpoint that is accepted marshals back to the same bytes.
+// marshal and restore below are the one place that keeps these rules.
+
 const (
 	ckptMagic   = "SGMC"
 	ckptVersion = 1
@@ -21,7 +49,94 @@ const (
 	ckptMaxSource = 1 << 16
 )
 
+// The checkpoint kinds, one per kind of state. Each is written into every
+// checkpoint of its kind and must match on restore: the strings are the
+// on-disk format and must never change, whatever the Go names of the types
+// and constructors become.
+const (
+	kindRecipe         = "Recipe"         // a Recipe from NewRecipe
+	kindSGLD           = "SGLD"           // a Recipe from NewSGLD
+	kindSGHMC          = "SGHMC"          // a Recipe from NewSGHMC
+	kindNaiveSGHMC     = "NaiveSGHMC"     // a Recipe from NewNaiveSGHMC
+	kindSGNHT          = "SGNHT"          // a Recipe from NewSGNHT
+	kindSGRLD          = "SGRLD"          // a Recipe from NewSGRLD
+	kindSGRLDDense     = "SGRLDDense"     // a Recipe from NewSGRLDDense
+	kindSGRHMC         = "SGRHMC"         // a Recipe from NewSGRHMC
+	kindSGRHMCDense    = "SGRHMCDense"    // a Recipe from NewSGRHMCDense
+	kindNaiveSGRHMC    = "NaiveSGRHMC"    // a Recipe from NewNaiveSGRHMC
+	kindPSGLD          = "PSGLD"          // a PSGLD
+	kindHAMCMC         = "HAMCMC"         // a HAMCMC, naïve or not
+	kindSCIR           = "SCIR"           // an SCIR
+	kindSGRLDSimplex   = "SGRLDSimplex"   // an SGRLDSimplex
+	kindMinibatch      = "Minibatch"      // a Minibatch
+	kindCountMinibatch = "CountMinibatch" // a CountMinibatch
+)
+
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// marshal writes a checkpoint of the given kind and dimension: the fields
+// that write appends, then the states of srcs, in the envelope. who names
+// the caller in errors.
+func marshal(who, kind string, dim int, srcs []any, write func(e *encoder)) ([]byte, error) {
+	var e encoder
+	write(&e)
+	if err := e.sources(who, srcs...); err != nil {
+		return nil, err
+	}
+	return seal(kind, dim, e.b), nil
+}
+
+// A commit sets a receiver to the checkpoint that a read function of
+// restore decoded and validated.
+type commit struct {
+	// prepare, if not nil, runs once the payload was read and validated in
+	// full, before anything else; if it fails, restore returns its error,
+	// which must wrap ErrCheckpoint, and nothing has changed.
+	prepare func() error
+	// undo, if not nil, reverses prepare when restoring the random sources
+	// fails.
+	undo func()
+	// set sets the receiver's fields. It cannot fail.
+	set func()
+}
+
+// restore is the one decode–validate–restore sequence of every
+// UnmarshalBinary, and the one place that keeps its rule: on any failure it
+// returns an error wrapping ErrCheckpoint (or, for a random source that
+// cannot be restored, ErrUnsupported) and the receiver is left as it was.
+//
+// It checks data's envelope for the kind and dimension, and calls read to
+// decode the kind's fields with d, which checks each as it goes (the first
+// failure sticks, making later reads no-ops); read returns the commit for
+// what it read. The states of srcs, which close every payload, are read
+// next, and the payload must have been read exactly. Only if all of that
+// succeeded does restore run the commit's prepare, restore srcs all or
+// none, and set the receiver. who names the caller in errors.
+func restore(who, kind string, dim int, data []byte, srcs []any, read func(d *decoder) commit) error {
+	p, err := unseal(who, kind, dim, data)
+	if err != nil {
+		return err
+	}
+	d := decoder{who: who, b: p}
+	c := read(&d)
+	states := d.sources(len(srcs))
+	if err := d.end(); err != nil {
+		return err
+	}
+	if c.prepare != nil {
+		if err := c.prepare(); err != nil {
+			return err
+		}
+	}
+	if err := restoreSources(who, srcs, states); err != nil {
+		if c.undo != nil {
+			c.undo()
+		}
+		return err
+	}
+	c.set()
+	return nil
+}
 
 // seal wraps a payload in the checkpoint envelope.
 func seal(kind string, dim int, payload []byte) []byte {
@@ -323,6 +438,13 @@ func (d *decoder) div(dim, t int) divTracker {
 	return tr
 }
 
+// set sets t, in place, to u, a tracker read by decoder.div.
+func (t *divTracker) set(u divTracker) {
+	t.step, t.n, t.last = u.step, u.n, u.last
+	copy(t.from, u.from)
+	copy(t.g, u.g)
+}
+
 // sources reads the states of k random sources.
 func (d *decoder) sources(k int) [][]byte {
 	out := make([][]byte, k)
@@ -375,4 +497,13 @@ func restoreSources(who string, srcs []any, states [][]byte) error {
 		}
 	}
 	return nil
+}
+
+// sources appends the block generators of a parallel step (none below
+// ParallelDim) to srcs.
+func (b *blockSet) sources(srcs []any) []any {
+	for k := range b.gens {
+		srcs = append(srcs, &b.gens[k].Normal)
+	}
+	return srcs
 }

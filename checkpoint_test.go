@@ -474,51 +474,58 @@ func TestCheckpointPayloadChecks(t *testing.T) {
 	}
 }
 
-// TestCheckpointLBFGS: an LBFGS memory round-trips and gives the same
-// products; a memory of another size is refused.
-func TestCheckpointLBFGS(t *testing.T) {
+// TestCheckpointHAMCMCSettings: a HAMCMC checkpoint, L-BFGS memory
+// included, round-trips, and is refused by a HAMCMC of another M, γ or λ,
+// which is left as it was.
+func TestCheckpointHAMCMCSettings(t *testing.T) {
 	t.Parallel()
-	rng := rand.New(rand.NewPCG(1, 1))
-	a, _ := NewLBFGS(4, 3, 0.5, 0.1)
-	for range 5 {
-		s, y := randVec(rng, 4, 1), randVec(rng, 4, 1)
-		for i := range y {
-			y[i] = 2*s[i] + 0.1*y[i]
-		}
-		if _, err := a.Push(s, y); err != nil {
+	// U = θ₀²/2 + θ₁²: a deterministic gradient, so every pair is exact.
+	g := GradFunc(func(dst, theta []float64) { dst[0], dst[1] = theta[0], 2*theta[1] })
+	build := func(s *HAMCMCSettings) *HAMCMC {
+		h, err := NewHAMCMC(g, []float64{0.5, -0.5}, rand.NewPCG(1, 2), s)
+		if err != nil {
 			t.Fatal(err)
 		}
+		return h
+	}
+	a := build(&HAMCMCSettings{M: 3, Gamma: 0.5, Lambda: 0.1})
+	for range 12 {
+		if err := a.Step(0.01); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.Stats().PairsInUse == 0 {
+		t.Fatal("no L-BFGS pair in use: the test checks nothing")
 	}
 	cp, err := a.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := NewLBFGS(4, 3, 0.5, 0.1)
+	b := build(&HAMCMCSettings{M: 3, Gamma: 0.5, Lambda: 0.1})
 	if err := b.UnmarshalBinary(cp); err != nil {
 		t.Fatal(err)
 	}
-	v := randVec(rng, 4, 1)
-	for _, f := range []struct {
-		name string
-		a, b func(dst, v []float64) error
-	}{{"MulH", a.MulH, b.MulH}, {"MulS", a.MulS, b.MulS}, {"MulB", a.MulB, b.MulB}, {"MulC", a.MulC, b.MulC}} {
-		x, y := make([]float64, 4), make([]float64, 4)
-		_ = f.a(x, v)
-		_ = f.b(y, v)
-		if !equalFloatBits(x, y) {
-			t.Errorf("%s differs after restore: %v, %v", f.name, x, y)
-		}
+	if back, _ := b.MarshalBinary(); !bytes.Equal(back, cp) {
+		t.Error("restored HAMCMC marshals to other bytes")
 	}
-	if a.Stats() != b.Stats() || a.Len() != b.Len() {
-		t.Errorf("stats %+v/%d, restored %+v/%d", a.Stats(), a.Len(), b.Stats(), b.Len())
+	if a.Stats() != b.Stats() {
+		t.Errorf("stats %+v, restored %+v", a.Stats(), b.Stats())
 	}
 	for _, c := range []struct {
-		dim, mem      int
-		gamma, lambda float64
-	}{{5, 3, 0.5, 0.1}, {4, 2, 0.5, 0.1}, {4, 3, 1, 0.1}, {4, 3, 0.5, 0}} {
-		o, _ := NewLBFGS(c.dim, c.mem, c.gamma, c.lambda)
-		if err := o.UnmarshalBinary(cp); !errors.Is(err, ErrCheckpoint) {
-			t.Errorf("LBFGS %+v: err = %v, want ErrCheckpoint", c, err)
+		s      HAMCMCSettings
+		substr string
+	}{
+		{HAMCMCSettings{M: 2, Gamma: 0.5, Lambda: 0.1}, "memory M"},
+		{HAMCMCSettings{M: 3, Gamma: 1, Lambda: 0.1}, "L-BFGS γ"},
+		{HAMCMCSettings{M: 3, Gamma: 0.5}, "L-BFGS λ"},
+	} {
+		o := build(&c.s)
+		before, _ := o.MarshalBinary()
+		if err := o.UnmarshalBinary(cp); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), c.substr) {
+			t.Errorf("HAMCMC %+v: err = %v, want ErrCheckpoint containing %q", c.s, err, c.substr)
+		}
+		if after, _ := o.MarshalBinary(); !bytes.Equal(before, after) {
+			t.Errorf("HAMCMC %+v: the failed restore changed the receiver", c.s)
 		}
 	}
 }

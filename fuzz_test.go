@@ -244,16 +244,13 @@ func fuzzReceiver(i int, chacha bool) ckState {
 	case 3:
 		c, _ := NewCountMinibatch([]float64{1, 2, 3}, Categorical{0, 1, 2, 2, 1}, 5, src(4))
 		return c
-	case 4:
-		l, _ := NewLBFGS(3, 2, 0.5, 0.1)
-		return l
 	}
 	return nil
 }
 
 // fuzzReceivers is the number of receivers: the samplers of ckCases and
-// the five sources above.
-var fuzzReceivers = len(ckCases()) + 5
+// the four sources above.
+var fuzzReceivers = len(ckCases()) + 4
 
 // FuzzCheckpoint restores random bytes into every sampler and source that
 // checkpoints, both as a whole checkpoint (the envelope's checks) and as a
@@ -271,10 +268,6 @@ func FuzzCheckpoint(f *testing.F) {
 		}
 		if m, ok := r.(*Minibatch); ok {
 			m.Draw()
-		}
-		if l, ok := r.(*LBFGS); ok {
-			_, _ = l.Push([]float64{1, 0, 0.5}, []float64{2, 0.1, 1})
-			_, _ = l.Push([]float64{0, 1, 0}, []float64{0, 3, 0})
 		}
 		cp, err := r.MarshalBinary()
 		if err != nil {

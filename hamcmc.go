@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/sgmcmc-go/sgmcmc/internal/lbfgs"
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
@@ -59,12 +60,14 @@ type HAMCMCSettings struct {
 	// then explodes (measured: the double well θ⁴ − 2θ² diverges within a
 	// few thousand steps at λ ≤ 4, and is sampled correctly at λ = 5).
 	Lambda float64
-	// MinCurvature is the LBFGS rejection threshold on the cosine of the
-	// angle between s and y. Zero means 1e-8.
+	// MinCurvature is the L-BFGS rejection threshold on the cosine of the
+	// angle between s and y: a pair is used only if sᵀy > MinCurvature·‖s‖‖y‖
+	// after damping. Zero means 1e-8.
 	MinCurvature float64
-	// MinPairCurvature is the LBFGS MinScaledCurvature: pairs whose
-	// curvature sᵀy/sᵀs is below MinPairCurvature/γ are rejected. Zero
-	// accepts any positive curvature.
+	// MinPairCurvature rejects, in addition, pairs whose curvature sᵀy/sᵀs
+	// (after damping) is below MinPairCurvature/γ: such a pair claims a
+	// direction far flatter than the target is. Zero accepts any positive
+	// curvature.
 	MinPairCurvature float64
 	// Init, if not nil, holds the 2M+1 initial samples θ_0, …, θ_2M of
 	// Algorithm 1 (copied). The pairs for the first step come from θ_2, …,
@@ -90,8 +93,8 @@ type HAMCMCStats struct {
 	// WarmupSteps is how many of them were SGLD warm-up steps.
 	WarmupSteps int
 	// PairsAccepted and PairsRejected count the curvature pairs offered to
-	// the L-BFGS memory (LBFGSStats.Accepted and Rejected); rejected pairs
-	// (sᵀy not safely positive after damping) are never used.
+	// the L-BFGS memory; rejected pairs (sᵀy not safely positive after
+	// damping) are never used.
 	PairsAccepted, PairsRejected int
 	// PairsInUse is the number of pairs that will precondition the next
 	// step, 0 … M−1.
@@ -140,7 +143,8 @@ type HAMCMCStats struct {
 // Efficiency: one or two pairs fix the curvature only along directions in
 // which the moves s are concentrated, and moves preconditioned by a good H
 // are whitened, so in more than a few dimensions H alternates between good
-// and γI-like along stiff directions (TestLBFGSCaptureNeedsAlignedPairs);
+// and γI-like along stiff directions (internal/lbfgs's
+// TestLBFGSCaptureNeedsAlignedPairs);
 // examples/lineargaussian measures what that costs against SGLD and SGRLD.
 type HAMCMC struct {
 	bg     batchGrad
@@ -148,7 +152,7 @@ type HAMCMC struct {
 	lag    int // M for HAMCMC, 1 for the naïve variant
 	gamma  float64
 	warm   bool // the first 2M steps are SGLD warm-up
-	lb     *LBFGS
+	lb     *lbfgs.Approx
 	src    *rng.Normal // the chain's generator, seeded from the constructor's source
 	hist   [][]float64 // θ_k at hist[k mod M], k = t−M+1 … t
 	t      int         // index of the newest sample
@@ -236,9 +240,9 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	if err := checkGrad("NewHAMCMC", grad, d); err != nil {
 		return nil, err
 	}
-	lb, err := NewLBFGS(d, m-1, gamma, s.Lambda)
+	lb, err := lbfgs.New(d, m-1, gamma, s.Lambda)
 	if err != nil {
-		return nil, errorf(nil, "NewHAMCMC: %w", err)
+		return nil, errorf(ErrRange, "NewHAMCMC: %w", err)
 	}
 	lb.MinCurvature = s.MinCurvature
 	lb.MinScaledCurvature = s.MinPairCurvature
@@ -280,7 +284,7 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	return h, nil
 }
 
-// push offers the pair s = x − base, y = g1 − g0 (damped by the LBFGS).
+// push offers the pair s = x − base, y = g1 − g0 (damped by the L-BFGS memory).
 func (h *HAMCMC) push(x, base []float64) {
 	for i := range h.sv {
 		h.sv[i] = x[i] - base[i]
@@ -404,4 +408,133 @@ func (h *HAMCMC) commit(t int) {
 	h.t = t
 	h.stats.Steps++
 	h.stats.PairsInUse = h.lb.Len()
+}
+
+func (h *HAMCMC) sources() []any { return []any{h.src} }
+
+// MarshalBinary checkpoints the chain in the package's checkpoint format
+// (documented in checkpoint.go), of kind "HAMCMC": M, the lag, whether it
+// warms up, the index t of the newest sample, the last M samples, the step
+// statistics, the L-BFGS memory of curvature pairs, the divergence tracker
+// and the random source's state. A gradient with its own randomness (a
+// Minibatch) is checkpointed separately.
+func (h *HAMCMC) MarshalBinary() ([]byte, error) {
+	return marshal("HAMCMC.MarshalBinary", kindHAMCMC, h.d, h.sources(), func(e *encoder) {
+		e.int(h.m)
+		e.int(h.lag)
+		e.bool(h.warm)
+		e.int(h.t)
+		for _, x := range h.hist {
+			e.floats(x)
+		}
+		e.int(h.stats.Steps)
+		e.int(h.stats.WarmupSteps)
+		e.int(h.stats.IdentitySteps)
+		encodeLBFGS(e, h.lb)
+		e.div(&h.div)
+	})
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
+// HAMCMC built with the same settings (M, γ, λ, Naive). On error, which
+// wraps ErrCheckpoint, h is left as it was.
+func (h *HAMCMC) UnmarshalBinary(data []byte) error {
+	return restore("HAMCMC.UnmarshalBinary", kindHAMCMC, h.d, data, h.sources(), func(d *decoder) commit {
+		d.equal("memory M", h.m)
+		d.equal("lag (1 for the naïve sampler, M otherwise)", h.lag)
+		warm := d.bool("warm-up flag")
+		t := d.count("sample index t")
+		if d.err == nil && !warm && t < 2*h.m {
+			d.fail("a chain started from Init has t ≥ 2M = %d, the checkpoint t = %d", 2*h.m, t)
+		}
+		hist := make([][]float64, h.m)
+		for k := range hist {
+			hist[k] = d.floats("sample history", h.d, anyFinite)
+		}
+		var st HAMCMCStats
+		st.Steps = d.int("steps", 0, t)
+		st.WarmupSteps = d.int("warm-up steps", 0, st.Steps)
+		st.IdentitySteps = d.int("identity steps", 0, st.Steps)
+		lb := decodeLBFGS(d, h.lb)
+		div := d.div(h.d, t)
+		return commit{set: func() {
+			h.warm, h.t = warm, t
+			for k, x := range hist {
+				copy(h.hist[k], x)
+			}
+			*h.lb = *lb
+			lst := h.lb.Stats()
+			st.PairsAccepted, st.PairsRejected = lst.Accepted, lst.Rejected
+			st.PairsInUse = h.lb.Len()
+			st.SameBatch = h.bg.same
+			h.stats = st
+			h.div.set(div)
+		}}
+	})
+}
+
+// encodeLBFGS appends an L-BFGS memory: its size and settings, the window
+// of pairs (s, y) as damped by Push, and the statistics.
+func encodeLBFGS(e *encoder, l *lbfgs.Approx) {
+	st := l.State()
+	e.int(l.Dim())
+	e.int(l.Mem())
+	e.f64(l.Gamma())
+	e.f64(l.Lambda())
+	e.f64(l.MinCurvature)
+	e.f64(l.MinScaledCurvature)
+	e.int(st.Next)
+	e.int(st.N)
+	for k := range l.Mem() {
+		e.bool(st.Have[k])
+		e.floats(st.S[k])
+		e.floats(st.Y[k])
+	}
+	e.int(st.Stats.Accepted)
+	e.int(st.Stats.Rejected)
+	e.int(st.Stats.Dropped)
+}
+
+// decodeLBFGS reads an L-BFGS memory of the same size and settings as
+// like and returns it, its products rebuilt; nil after a failure.
+func decodeLBFGS(d *decoder, like *lbfgs.Approx) *lbfgs.Approx {
+	dim, mem := like.Dim(), like.Mem()
+	d.equal("L-BFGS dimension", dim)
+	d.equal("L-BFGS memory", mem)
+	if d.err != nil {
+		return nil
+	}
+	if g := d.f64("L-BFGS γ", anyValue); d.err == nil && math.Float64bits(g) != math.Float64bits(like.Gamma()) {
+		d.fail("checkpoint has L-BFGS γ = %v, the receiver %v", g, like.Gamma())
+	}
+	if lam := d.f64("L-BFGS λ", anyValue); d.err == nil && math.Float64bits(lam) != math.Float64bits(like.Lambda()) {
+		d.fail("checkpoint has L-BFGS λ = %v, the receiver %v", lam, like.Lambda())
+	}
+	minCurv := d.f64("L-BFGS MinCurvature", nonNegative)
+	minScaled := d.f64("L-BFGS MinScaledCurvature", nonNegative)
+	st := lbfgs.State{Have: make([]bool, mem), S: make([][]float64, mem), Y: make([][]float64, mem)}
+	st.Next = d.int("L-BFGS next slot", 0, mem-1)
+	st.N = d.int("L-BFGS pair count", 0, mem)
+	for k := range mem {
+		st.Have[k] = d.bool("L-BFGS slot in use")
+		st.S[k] = d.floats("L-BFGS s", dim, anyFinite)
+		st.Y[k] = d.floats("L-BFGS y", dim, anyFinite)
+	}
+	st.Stats.Accepted = d.count("L-BFGS accepted pairs")
+	st.Stats.Rejected = d.count("L-BFGS rejected pairs")
+	st.Stats.Dropped = d.count("L-BFGS dropped pairs")
+	if d.err != nil {
+		return nil
+	}
+	l, err := lbfgs.New(dim, mem, like.Gamma(), like.Lambda())
+	if err != nil {
+		d.fail("%v", err)
+		return nil
+	}
+	l.MinCurvature, l.MinScaledCurvature = minCurv, minScaled
+	if err := l.Restore(st); err != nil {
+		d.fail("%v", err)
+		return nil
+	}
+	return l
 }

@@ -83,44 +83,6 @@ func BenchmarkHAMCMCBaselineSGLD(b *testing.B) {
 	}
 }
 
-// BenchmarkHAMCMCLBFGS measures the L-BFGS operations alone: Push (which
-// rebuilds the product form, O(M²D)), MulH and MulS (O(MD)).
-func BenchmarkHAMCMCLBFGS(b *testing.B) {
-	for _, d := range hamBenchDims {
-		for _, mem := range []int{1, 2, 4} {
-			l, _ := NewLBFGS(d, mem, 1, 0)
-			rng := rand.New(rand.NewPCG(1, 1))
-			s, y, v := make([]float64, d), make([]float64, d), make([]float64, d)
-			for i := range s {
-				s[i] = rng.NormFloat64()
-				y[i] = 2 * s[i]
-				v[i] = rng.NormFloat64()
-			}
-			for range mem {
-				l.Push(s, y)
-			}
-			b.Run(fmt.Sprintf("Push/D=%d/pairs=%d", d, mem), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					l.Push(s, y)
-				}
-			})
-			b.Run(fmt.Sprintf("MulH/D=%d/pairs=%d", d, mem), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					l.MulH(v, v)
-				}
-			})
-			b.Run(fmt.Sprintf("MulS/D=%d/pairs=%d", d, mem), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					l.MulS(v, v)
-				}
-			})
-		}
-	}
-}
-
 // BenchmarkPSGLDStep measures one pSGLD step with Γ dropped (as in the
 // paper's experiments) and kept, with a trivially cheap gradient.
 func BenchmarkPSGLDStep(b *testing.B) {

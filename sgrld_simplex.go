@@ -195,3 +195,43 @@ func (g *SGRLDSimplex) normalize(theta []float64) {
 		}
 	}
 }
+
+func (g *SGRLDSimplex) sources() []any { return []any{g.src} }
+
+// MarshalBinary checkpoints the chain in the package's checkpoint format
+// (documented in checkpoint.go), of kind "SGRLDSimplex": the simplex block
+// length, the step count, θ and the random source's state.
+func (g *SGRLDSimplex) MarshalBinary() ([]byte, error) {
+	return marshal("SGRLDSimplex.MarshalBinary", kindSGRLDSimplex, g.d, g.sources(), func(e *encoder) {
+		e.int(g.block)
+		e.int(g.t)
+		e.floats(g.theta)
+	})
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into an
+// SGRLDSimplex built with the same settings. On error, which wraps
+// ErrCheckpoint, g is left as it was.
+func (g *SGRLDSimplex) UnmarshalBinary(data []byte) error {
+	return restore("SGRLDSimplex.UnmarshalBinary", kindSGRLDSimplex, g.d, data, g.sources(), func(d *decoder) commit {
+		d.equal("simplex block length", g.block)
+		t := d.count("step count")
+		theta := d.floats("θ", g.d, nonNegative)
+		for lo := 0; d.err == nil && g.block > 0 && lo < g.d; lo += g.block {
+			var sum float64
+			for _, v := range theta[lo : lo+g.block] {
+				sum += v
+			}
+			if !(sum > 0) || math.IsInf(sum, 0) {
+				d.fail("θ sums to %v on the simplex block at %d, want positive and finite", sum, lo)
+			}
+		}
+		return commit{set: func() {
+			g.t = t
+			copy(g.theta, theta)
+			if g.omega != nil {
+				g.normalize(g.theta)
+			}
+		}}
+	})
+}

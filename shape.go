@@ -209,3 +209,45 @@ func checkSimplexSetup(name string, est ShapeEstimator, theta0 []float64, src ra
 	}
 	return block, nil
 }
+
+// MarshalBinary checkpoints the batch stream in the package's checkpoint
+// format (documented in checkpoint.go), of kind "CountMinibatch": N, the
+// batch size, the permutation (empty when the batch is all N items), the
+// last batch and the random source's state. The source must implement
+// encoding.BinaryMarshaler.
+func (b *CountMinibatch) MarshalBinary() ([]byte, error) {
+	return marshal("CountMinibatch.MarshalBinary", kindCountMinibatch, len(b.alpha), []any{b.src}, func(e *encoder) {
+		e.int(b.data.Len())
+		e.int(b.n)
+		e.ints(b.perm)
+		e.ints(b.idx)
+	})
+}
+
+// UnmarshalBinary restores a checkpoint written by MarshalBinary into a
+// CountMinibatch over the same data with the same α and batch size. On
+// error, which wraps ErrCheckpoint, b is left as it was.
+func (b *CountMinibatch) UnmarshalBinary(data []byte) error {
+	return restore("CountMinibatch.UnmarshalBinary", kindCountMinibatch, len(b.alpha), data, []any{b.src}, func(d *decoder) commit {
+		N := b.data.Len()
+		d.equal("number of data items N", N)
+		d.equal("batch size", b.n)
+		var perm, idx []int
+		if b.full != nil {
+			d.length("permutation", 0)
+			idx = d.ints("last batch", b.n, N)
+			for i, v := range idx {
+				if d.err == nil && v != i {
+					d.fail("last batch[%d] = %d; a batch of all N items is 0, 1, …, N−1", i, v)
+				}
+			}
+		} else {
+			perm = d.perm("permutation", N)
+			idx = d.ints("last batch", b.n, N)
+		}
+		return commit{set: func() {
+			copy(b.perm, perm)
+			copy(b.idx, idx)
+		}}
+	})
+}

@@ -83,7 +83,7 @@
 // Algorithm 1 to 1e-11, and with M − 1 = 1 or 2 pairs H differs from γI
 // only on the 2(M−1)-dimensional span of the pairs, which follow the moves
 // s; those are noise-dominated and, once preconditioned, whitened, so they
-// rarely keep the stiff directions (sgmcmc's
+// rarely keep the stiff directions (sgmcmc/internal/lbfgs's
 // TestLBFGSCaptureNeedsAlignedPairs). In 10 or 100 dimensions H is γI-like
 // on almost all of the space, and γ must keep the stiff directions stable,
 // so HAMCMC behaves like SGLD with a better step in a few directions, plus

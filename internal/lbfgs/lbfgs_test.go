@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package sgmcmc
+package lbfgs
 
 import (
 	"fmt"
@@ -118,7 +118,7 @@ func TestLBFGSMatchesDense(t *testing.T) {
 		t.Run(fmt.Sprintf("d=%d/mem=%d/pushes=%d", c.d, c.mem, c.pushes), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(c.d), uint64(c.mem)))
 			a := randSPD(rng, c.d, 0.5, 4)
-			l, err := NewLBFGS(c.d, c.mem, c.gamma, c.lambda)
+			l, err := New(c.d, c.mem, c.gamma, c.lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func TestLBFGSPaperEq11Sign(t *testing.T) {
 	if e := maxAbsDiff(&bb, ref.h); e < 1e-3 {
 		t.Errorf("extracted Eq. 11 unexpectedly gives S Sᵀ = H (error %g)", e)
 	}
-	l, _ := NewLBFGS(d, 1, 1, 0)
+	l, _ := New(d, 1, 1, 0)
 	l.Push(s, y)
 	sm := matOf(d, l.MulS)
 	var sst mat.Dense
@@ -269,7 +269,7 @@ func TestLBFGSPaperEq11Sign(t *testing.T) {
 // and never used, and that a window of rejected pairs gives H = γI.
 func TestLBFGSRejects(t *testing.T) {
 	t.Parallel()
-	l, err := NewLBFGS(3, 2, 0.5, 0)
+	l, err := New(3, 2, 0.5, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestLBFGSRejects(t *testing.T) {
 		}
 	}
 	// Damping rescues a slightly negative pair: sᵀ(y + λs) = −0.5 + 1 > 0.
-	d, _ := NewLBFGS(3, 2, 1, 1)
+	d, _ := New(3, 2, 1, 1)
 	if ok, _ := d.Push(s, []float64{-0.5, 0, 0}); !ok {
 		t.Error("damped pair rejected")
 	}
@@ -333,15 +333,113 @@ func TestLBFGSBadInput(t *testing.T) {
 		{3, 2, 0, 0}, {3, 2, -1, 0}, {3, 2, math.NaN(), 0}, {3, 2, math.Inf(1), 0},
 		{3, 2, 1, -0.1}, {3, 2, 1, math.NaN()}, {3, 2, 1, math.Inf(1)},
 	} {
-		if _, err := NewLBFGS(c.dim, c.mem, c.gamma, c.lambda); err == nil {
-			t.Errorf("NewLBFGS(%d, %d, %v, %v): no error", c.dim, c.mem, c.gamma, c.lambda)
+		if _, err := New(c.dim, c.mem, c.gamma, c.lambda); err == nil {
+			t.Errorf("New(%d, %d, %v, %v): no error", c.dim, c.mem, c.gamma, c.lambda)
+		}
+	}
+	l, _ := New(2, 2, 1, 0)
+	if _, err := l.Push([]float64{1}, []float64{1, 2}); err == nil {
+		t.Error("Push of a pair of the wrong length: no error")
+	}
+	for name, f := range map[string]func(dst, v []float64) error{"MulH": l.MulH, "MulS": l.MulS, "MulC": l.MulC, "MulB": l.MulB} {
+		if err := f(make([]float64, 2), make([]float64, 3)); err == nil {
+			t.Errorf("%s of a vector of the wrong length: no error", name)
+		}
+	}
+}
+
+// TestLBFGSRestore: State and Restore give an Approx with the same
+// products, bit for bit, and the same statistics; an inconsistent state is
+// refused and leaves the receiver as it was.
+func TestLBFGSRestore(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 1))
+	a, _ := New(4, 3, 0.5, 0.1)
+	for p := range 5 {
+		s, y := make([]float64, 4), make([]float64, 4)
+		for i := range s {
+			s[i] = rng.NormFloat64()
+			y[i] = 2*s[i] + 0.1*rng.NormFloat64()
+		}
+		if p == 3 { // a rejected pair: a gap in the window
+			for i := range y {
+				y[i] = -y[i]
+			}
+		}
+		if _, err := a.Push(s, y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := New(4, 3, 0.5, 0.1)
+	if err := b.Restore(a.State()); err != nil {
+		t.Fatal(err)
+	}
+	v := []float64{0.3, -1, 2, 0.5}
+	for _, f := range []struct {
+		name string
+		a, b func(dst, v []float64) error
+	}{{"MulH", a.MulH, b.MulH}, {"MulS", a.MulS, b.MulS}, {"MulB", a.MulB, b.MulB}, {"MulC", a.MulC, b.MulC}} {
+		x, y := make([]float64, 4), make([]float64, 4)
+		_ = f.a(x, v)
+		_ = f.b(y, v)
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				t.Errorf("%s differs after Restore: %v, %v", f.name, x, y)
+				break
+			}
+		}
+	}
+	if a.Stats() != b.Stats() || a.Len() != b.Len() || a.Len() == 0 {
+		t.Errorf("stats %+v/%d, restored %+v/%d", a.Stats(), a.Len(), b.Stats(), b.Len())
+	}
+	// Inconsistent states, each a copy of a's with one fault.
+	clone := func() State {
+		st := a.State()
+		c := State{Next: st.Next, N: st.N, Have: append([]bool(nil), st.Have...), Stats: st.Stats}
+		for k := range st.S {
+			c.S = append(c.S, append([]float64(nil), st.S[k]...))
+			c.Y = append(c.Y, append([]float64(nil), st.Y[k]...))
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name  string
+		fault func(st *State)
+	}{
+		{"too few slots", func(st *State) { st.Have = st.Have[:2] }},
+		{"pair count beyond the memory", func(st *State) { st.N = 4 }},
+		{"next slot beyond the window", func(st *State) { st.N = 1; st.Next = 2 }},
+		{"negative statistics", func(st *State) { st.Stats.Rejected = -1 }},
+		{"short pair", func(st *State) { st.S[1] = st.S[1][:3] }},
+		{"slot in use beyond the pairs pushed", func(st *State) { st.N, st.Next = 1, 1; st.Have[2] = true }},
+		{"negative curvature", func(st *State) {
+			for k, h := range st.Have {
+				if h {
+					for i := range st.Y[k] {
+						st.Y[k][i] = -st.Y[k][i]
+					}
+					return
+				}
+			}
+		}},
+	} {
+		st := clone()
+		c.fault(&st)
+		o, _ := New(4, 3, 0.5, 0.1)
+		o.Push([]float64{1, 0, 0, 0}, []float64{1, 0, 0, 0})
+		before := o.State()
+		if err := o.Restore(st); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+		if after := o.State(); after.N != before.N || after.Next != before.Next || after.Stats != before.Stats || o.Len() != 1 {
+			t.Errorf("%s: the failed Restore changed the receiver", c.name)
 		}
 	}
 }
 
 func TestLBFGSAllocs(t *testing.T) {
 	const d = 50
-	l, _ := NewLBFGS(d, 4, 1, 0.1)
+	l, _ := New(d, 4, 1, 0.1)
 	rng := rand.New(rand.NewPCG(1, 1))
 	s, y, v := make([]float64, d), make([]float64, d), make([]float64, d)
 	allocs := testing.AllocsPerRun(100, func() {
@@ -375,7 +473,7 @@ func TestLBFGSCaptureNeedsAlignedPairs(t *testing.T) {
 	ratio := func(su float64) float64 { // uᵀHu / uᵀP⁻¹u
 		s := []float64{w[0] + su*u[0], w[1] + su*u[1]}
 		y := []float64{s[0] + kappa*su*u[0], s[1] + kappa*su*u[1]}
-		l, _ := NewLBFGS(2, 1, 1, 0)
+		l, _ := New(2, 1, 1, 0)
 		l.Push(s, y)
 		hu := make([]float64, 2)
 		l.MulH(hu, u)
@@ -386,5 +484,43 @@ func TestLBFGSCaptureNeedsAlignedPairs(t *testing.T) {
 	}
 	if r := ratio(1 / math.Sqrt(kappa)); r < 100 {
 		t.Errorf("whitened pair: uᵀHu is %.3g times the truth, want ≫ 1", r)
+	}
+}
+
+// BenchmarkLBFGS measures the L-BFGS operations alone: Push (which
+// rebuilds the product form, O(M²D)), MulH and MulS (O(MD)).
+func BenchmarkLBFGS(b *testing.B) {
+	for _, d := range []int{10, 1000, 100000} {
+		for _, mem := range []int{1, 2, 4} {
+			l, _ := New(d, mem, 1, 0)
+			rng := rand.New(rand.NewPCG(1, 1))
+			s, y, v := make([]float64, d), make([]float64, d), make([]float64, d)
+			for i := range s {
+				s[i] = rng.NormFloat64()
+				y[i] = 2 * s[i]
+				v[i] = rng.NormFloat64()
+			}
+			for range mem {
+				l.Push(s, y)
+			}
+			b.Run(fmt.Sprintf("Push/D=%d/pairs=%d", d, mem), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					l.Push(s, y)
+				}
+			})
+			b.Run(fmt.Sprintf("MulH/D=%d/pairs=%d", d, mem), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					l.MulH(v, v)
+				}
+			})
+			b.Run(fmt.Sprintf("MulS/D=%d/pairs=%d", d, mem), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					l.MulS(v, v)
+				}
+			})
+		}
 	}
 }
