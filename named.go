@@ -6,7 +6,6 @@ package sgmcmc
 
 import (
 	"math"
-	"strings"
 
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
@@ -14,14 +13,14 @@ import (
 // What the named samplers' constructors (sgld.go, sghmc.go, sgnht.go,
 // sgrld.go, sgrhmc.go) share when they assemble their recipes.
 
-// newNamedRecipe is NewRecipe for the constructor who, which it records as
-// the Recipe's kind in checkpoints ("NewSGHMC" gives "SGHMC").
-func newNamedRecipe(who string, spec RecipeSpec) (*Recipe, error) {
+// newNamedRecipe is NewRecipe for a named constructor, whose checkpoint
+// kind (a constant of checkpoint.go, kindSGHMC for NewSGHMC) it records.
+func newNamedRecipe(kind string, spec RecipeSpec) (*Recipe, error) {
 	r, err := NewRecipe(spec)
 	if err != nil {
 		return nil, err
 	}
-	r.kind = strings.TrimPrefix(who, "New")
+	r.kind = kind
 	return r, nil
 }
 

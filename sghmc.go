@@ -44,7 +44,7 @@ type SGHMCSettings struct {
 // construction, seed the rng.Normal every draw of the chain comes from. s may be nil for
 // the defaults.
 func NewSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings) (*Recipe, error) {
-	return newSGHMC("NewSGHMC", grad, theta0, src, s, false)
+	return newSGHMC("NewSGHMC", kindSGHMC, grad, theta0, src, s, false)
 }
 
 // NewNaiveSGHMC returns the naive SGHMC of Chen et al. (2014) Eq. 11 /
@@ -54,10 +54,10 @@ func NewSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings
 // demonstrations and tests; Check reports it. Friction and NoiseVar in s
 // are ignored.
 func NewNaiveSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings) (*Recipe, error) {
-	return newSGHMC("NewNaiveSGHMC", grad, theta0, src, s, true)
+	return newSGHMC("NewNaiveSGHMC", kindNaiveSGHMC, grad, theta0, src, s, true)
 }
 
-func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings, naive bool) (*Recipe, error) {
+func newSGHMC(who, kind string, grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings, naive bool) (*Recipe, error) {
 	if s == nil {
 		s = &SGHMCSettings{}
 	}
@@ -128,7 +128,7 @@ func newSGHMC(who string, grad Gradient, theta0 []float64, src rand.Source, s *S
 		spec.RefreshEvery = s.ResampleEvery
 		spec.Refresh = resampleMomentum(d, mass)
 	}
-	return newNamedRecipe(who, spec)
+	return newNamedRecipe(kind, spec)
 }
 
 // momentumNoiseMap returns the NoiseMap of a sampler whose gradient reaches

@@ -57,5 +57,5 @@ func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) 
 	}); err != nil {
 		return nil, err
 	}
-	return newNamedRecipe(who, spec)
+	return newNamedRecipe(kindSGLD, spec)
 }

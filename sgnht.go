@@ -93,7 +93,7 @@ func NewSGNHT(grad Gradient, theta0 []float64, src rand.Source, s *SGNHTSettings
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, momentumNoiseMap(d)); err != nil {
 		return nil, err
 	}
-	return newNamedRecipe(who, spec)
+	return newNamedRecipe(kindSGNHT, spec)
 }
 
 // momentumColumn is the d×1 state-dependent block scale·r of SGNHT's Q,

@@ -55,7 +55,7 @@ type SGRHMCSettings struct {
 // src seeds the chain's generator: two words drawn from it once, at
 // construction, seed the rng.Normal every draw of the chain comes from.
 func NewSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
-	return newSGRHMCDiag("NewSGRHMC", grad, theta0, metric, src, s, false)
+	return newSGRHMCDiag("NewSGRHMC", kindSGRHMC, grad, theta0, metric, src, s, false)
 }
 
 // NewNaiveSGRHMC returns the naive SGRHMC of Ma, Chen & Fox (2015, Eq. 16):
@@ -63,10 +63,10 @@ func NewSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sour
 // depends on θ, and exists as the paper's foil for demonstrations and
 // tests; Check reports it.
 func NewNaiveSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
-	return newSGRHMCDiag("NewNaiveSGRHMC", grad, theta0, metric, src, s, true)
+	return newSGRHMCDiag("NewNaiveSGRHMC", kindNaiveSGRHMC, grad, theta0, metric, src, s, true)
 }
 
-func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings, naive bool) (*Recipe, error) {
+func newSGRHMCDiag(who, kind string, grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings, naive bool) (*Recipe, error) {
 	if isNil(metric) {
 		return nil, errorf(ErrNil, "%s: nil metric", who)
 	}
@@ -109,7 +109,7 @@ func newSGRHMCDiag(who string, grad Gradient, theta0 []float64, metric DiagMetri
 	if naive {
 		spec.Naive = "naive SGRHMC (Ma et al. 2015, Eq. 16) omits the correction ∇_θ·G^(−1/2); its stationary distribution is not the target when G depends on θ"
 	}
-	return newNamedRecipe(who, *spec)
+	return newNamedRecipe(kind, *spec)
 }
 
 // NewSGRHMCDense returns gSGRHMC for a dense metric G(θ), with G^(−1/2),
@@ -147,7 +147,7 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 	if err != nil {
 		return nil, err
 	}
-	return newNamedRecipe(who, *spec)
+	return newNamedRecipe(kindSGRHMCDense, *spec)
 }
 
 // sgrhmcSpec assembles the gSGRHMC recipe from its metric-dependent blocks:

@@ -57,7 +57,7 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 	}); err != nil {
 		return nil, err
 	}
-	return newNamedRecipe(who, spec)
+	return newNamedRecipe(kindSGRLD, spec)
 }
 
 // NewSGRLDDense returns SGRLD for a dense metric G(θ): D = G⁻¹ and
@@ -81,7 +81,7 @@ func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand
 	if err != nil {
 		return nil, err
 	}
-	return newNamedRecipe(who, RecipeSpec{
+	return newNamedRecipe(kindSGRLDDense, RecipeSpec{
 		Grad:    grad,
 		D:       dm,
 		Gamma:   Vector(mc.gamma),
