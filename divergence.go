@@ -6,17 +6,17 @@ package sgmcmc
 
 import "math"
 
-// DivergenceThreshold is the change in potential, in nats, above which a
+// divergenceNats is the change in potential, in nats, above which a
 // transition of a chain of dimension d ≤ 1000 is divergent; above d = 1000
 // the threshold is d nats. As in Stan (whose threshold on the energy error
 // is also 1000), a healthy chain's per-step change is of order √d at
 // equilibrium and of order εd while it relaxes from the mode (which at
 // d = 10⁶ exceeds 1000); an exploding one exceeds any fixed bound within a
 // few steps.
-const DivergenceThreshold = 1000
+const divergenceNats = 1000
 
 // divergenceThreshold returns the threshold for dimension d.
-func divergenceThreshold(d int) float64 { return max(DivergenceThreshold, float64(d)) }
+func divergenceThreshold(d int) float64 { return max(divergenceNats, float64(d)) }
 
 // Divergence describes a divergent transition: the step that made it, the
 // coordinate of θ contributing most to it, and the estimated change in the

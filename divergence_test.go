@@ -52,7 +52,7 @@ func TestDivergencePlanted(t *testing.T) {
 			t.Errorf("%s: err = %v, want a *StepError wrapping ErrDivergence", name, err)
 			continue
 		}
-		if se.Step <= 0 || se.Index < 0 || se.Index > 2 || !(se.Value > DivergenceThreshold) {
+		if se.Step <= 0 || se.Index < 0 || se.Index > 2 || !(se.Value > divergenceNats) {
 			t.Errorf("%s: error fields %+v", name, se)
 		}
 		if c.Len() == 0 || c.Len() > 500 {

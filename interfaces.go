@@ -233,7 +233,7 @@ type Diffusion interface {
 // fails the step). The change in potential of each transition θ → θ' is
 // estimated by the trapezoid rule,
 // ΔU ≈ ½ (θ' − θ)ᵀ(∇Ũ(θ) + ∇Ũ(θ')), from gradients the sampler computes
-// anyway, and a transition with ΔU > max(DivergenceThreshold, d) (or not a
+// anyway, and a transition with ΔU > max(1000, d) nats (or not a
 // number) counts as divergent. Since ∇Ũ(θ') is the next step's gradient, a
 // transition is judged when the step after it computes its gradient.
 type DivergenceCounter interface {
