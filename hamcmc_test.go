@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/testmat"
 )
 
 // hamNoisyQuad is the stochastic gradient of the Gaussian N(mu, P⁻¹) with
@@ -223,9 +225,9 @@ func (r *hamRef) propose(k int, e float64) []float64 {
 		var ns mat.Dense
 		ns.Mul(f, sm)
 		sm = &ns
-		ref := &denseLBFGS{d: d, h: h}
-		ref.update(p[0], p[1])
-		h = ref.h
+		ref := &testmat.DenseLBFGS{D: d, H: h}
+		ref.Update(p[0], p[1])
+		h = ref.H
 	}
 	base := r.th[k-r.lag]
 	r.q.NewBatch()
@@ -302,7 +304,7 @@ func TestHAMCMCMatchesReference(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("d=%d/M=%d/naive=%v", c.d, c.m, c.naive), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(c.d), 9))
-			p := randSPD(rng, c.d, 1, 10)
+			p := testmat.RandSPD(rng, c.d, 1, 10)
 			mu := make([]float64, c.d)
 			theta0 := make([]float64, c.d)
 			for i := range mu {
@@ -367,7 +369,7 @@ func TestHAMCMCGaussian(t *testing.T) {
 	t.Parallel()
 	const d = 3
 	rng := rand.New(rand.NewPCG(11, 12))
-	p := randSPD(rng, d, 1, 20)
+	p := testmat.RandSPD(rng, d, 1, 20)
 	mu := []float64{1, -2, 0.5}
 	var cov mat.Dense
 	if err := cov.Inverse(p); err != nil {
@@ -667,7 +669,7 @@ func TestHAMCMCStepErrorKeepsState(t *testing.T) {
 func TestHAMCMCAllocs(t *testing.T) {
 	model := newHamLinGauss(5, 200, 2)
 	mb, _ := NewMinibatch(model, 10, false, rand.NewPCG(1, 2))
-	p := randSPD(rand.New(rand.NewPCG(1, 1)), 5, 1, 5)
+	p := testmat.RandSPD(rand.New(rand.NewPCG(1, 1)), 5, 1, 5)
 	for name, g := range map[string]Gradient{
 		"minibatch": mb,
 		"noisy":     newHamNoisyQuad(p, make([]float64, 5), 0.1, 0.1, 1),

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/testmat"
 )
 
 // linReg is y_i ~ N(a + b x_i, σ²) with known σ and a flat prior: an exact
@@ -110,7 +112,7 @@ func TestPowerIteration(t *testing.T) {
 		spread float64
 	}{{2, 1, 10}, {10, 7.5, 100}, {50, 1e4, 1e8}} {
 		// A = Q diag(λ) Qᵀ with λ log-spaced from top/spread to top.
-		q := randOrthogonal(r, c.d)
+		q := testmat.RandOrthogonal(r, c.d)
 		lam := make([]float64, c.d)
 		for i := range lam {
 			lam[i] = c.top * math.Pow(c.spread, -float64(i)/float64(max(c.d-1, 1)))
@@ -136,20 +138,6 @@ func TestPowerIteration(t *testing.T) {
 			t.Errorf("d = %d: λmax %.6g, want %.6g", c.d, got, c.top)
 		}
 	}
-}
-
-func randOrthogonal(r *rand.Rand, d int) *mat.Dense {
-	g := mat.NewDense(d, d, nil)
-	for i := range d {
-		for j := range d {
-			g.Set(i, j, r.NormFloat64())
-		}
-	}
-	var qr mat.QR
-	qr.Factorize(g)
-	var q mat.Dense
-	qr.QTo(&q)
-	return &q
 }
 
 // TestCovarianceWelford recovers a known covariance from draws centred far

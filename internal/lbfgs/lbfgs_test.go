@@ -11,65 +11,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/testmat"
 )
-
-// randSPD returns a random symmetric positive definite d×d matrix with
-// eigenvalues in [lo, hi].
-func randSPD(rng *rand.Rand, d int, lo, hi float64) *mat.SymDense {
-	q := mat.NewDense(d, d, nil)
-	for i := range d {
-		for j := range d {
-			q.Set(i, j, rng.NormFloat64())
-		}
-	}
-	var qr mat.QR
-	qr.Factorize(q)
-	var o mat.Dense
-	qr.QTo(&o)
-	a := mat.NewSymDense(d, nil)
-	for k := range d {
-		l := lo + (hi-lo)*rng.Float64()
-		for i := range d {
-			for j := i; j < d; j++ {
-				a.SetSym(i, j, a.At(i, j)+l*o.At(i, k)*o.At(j, k))
-			}
-		}
-	}
-	return a
-}
-
-// denseLBFGS is the reference: the recursion
-// H^m = (I − ρ s yᵀ) H^(m−1) (I − ρ y sᵀ) + ρ s sᵀ built explicitly.
-type denseLBFGS struct {
-	d int
-	h *mat.Dense
-}
-
-func newDenseLBFGS(d int, gamma float64) *denseLBFGS {
-	h := mat.NewDense(d, d, nil)
-	for i := range d {
-		h.Set(i, i, gamma)
-	}
-	return &denseLBFGS{d: d, h: h}
-}
-
-func (r *denseLBFGS) update(s, y []float64) {
-	d := r.d
-	sv, yv := mat.NewVecDense(d, s), mat.NewVecDense(d, y)
-	rho := 1 / mat.Dot(sv, yv)
-	v := mat.NewDense(d, d, nil) // I − ρ y sᵀ
-	v.Outer(-rho, yv, sv)
-	for i := range d {
-		v.Set(i, i, v.At(i, i)+1)
-	}
-	var t, h mat.Dense
-	t.Mul(v.T(), r.h)
-	h.Mul(&t, v)
-	var ss mat.Dense
-	ss.Outer(rho, sv, sv)
-	h.Add(&h, &ss)
-	r.h = &h
-}
 
 // matOf returns the d×d matrix of the linear map f by its columns.
 func matOf(d int, f func(dst, v []float64) error) *mat.Dense {
@@ -117,7 +61,7 @@ func TestLBFGSMatchesDense(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("d=%d/mem=%d/pushes=%d", c.d, c.mem, c.pushes), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(c.d), uint64(c.mem)))
-			a := randSPD(rng, c.d, 0.5, 4)
+			a := testmat.RandSPD(rng, c.d, 0.5, 4)
 			l, err := New(c.d, c.mem, c.gamma, c.lambda)
 			if err != nil {
 				t.Fatal(err)
@@ -158,11 +102,11 @@ func TestLBFGSMatchesDense(t *testing.T) {
 					window = window[1:]
 				}
 			}
-			ref := newDenseLBFGS(c.d, c.gamma)
+			ref := testmat.NewDenseLBFGS(c.d, c.gamma)
 			used := 0
 			for _, e := range window {
 				if e != nil {
-					ref.update(e.s, e.y)
+					ref.Update(e.s, e.y)
 					used++
 				}
 			}
@@ -175,17 +119,17 @@ func TestLBFGSMatchesDense(t *testing.T) {
 			}
 			const tol = 1e-10
 			h := matOf(c.d, l.MulH)
-			if e := maxAbsDiff(h, ref.h); e > tol {
+			if e := maxAbsDiff(h, ref.H); e > tol {
 				t.Errorf("two-loop H differs from the dense recursion by %g", e)
 			}
 			s := matOf(c.d, l.MulS)
 			var sst mat.Dense
 			sst.Mul(s, s.T())
-			if e := maxAbsDiff(&sst, ref.h); e > tol {
+			if e := maxAbsDiff(&sst, ref.H); e > tol {
 				t.Errorf("S Sᵀ differs from H by %g", e)
 			}
 			var hinv mat.Dense
-			if err := hinv.Inverse(ref.h); err != nil {
+			if err := hinv.Inverse(ref.H); err != nil {
 				t.Fatal(err)
 			}
 			cm := matOf(c.d, l.MulC)
@@ -225,15 +169,15 @@ func TestLBFGSPaperEq11Sign(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	const d = 4
-	a := randSPD(rng, d, 0.5, 4)
+	a := testmat.RandSPD(rng, d, 0.5, 4)
 	s := make([]float64, d)
 	for i := range s {
 		s[i] = rng.NormFloat64()
 	}
 	y := make([]float64, d)
 	mat.NewVecDense(d, y).MulVec(a, mat.NewVecDense(d, s))
-	ref := newDenseLBFGS(d, 1)
-	ref.update(s, y)
+	ref := testmat.NewDenseLBFGS(d, 1)
+	ref.Update(s, y)
 	// Extracted Eq. 11 with B⁰ = I: S = I − p qᵀ, p = s/sᵀy, q = √(sᵀy/sᵀs) s − y.
 	var sy, ss float64
 	for i := range s {
@@ -252,7 +196,7 @@ func TestLBFGSPaperEq11Sign(t *testing.T) {
 	}
 	var bb mat.Dense
 	bb.Mul(bad, bad.T())
-	if e := maxAbsDiff(&bb, ref.h); e < 1e-3 {
+	if e := maxAbsDiff(&bb, ref.H); e < 1e-3 {
 		t.Errorf("extracted Eq. 11 unexpectedly gives S Sᵀ = H (error %g)", e)
 	}
 	l, _ := New(d, 1, 1, 0)
@@ -260,7 +204,7 @@ func TestLBFGSPaperEq11Sign(t *testing.T) {
 	sm := matOf(d, l.MulS)
 	var sst mat.Dense
 	sst.Mul(sm, sm.T())
-	if e := maxAbsDiff(&sst, ref.h); e > 1e-12 {
+	if e := maxAbsDiff(&sst, ref.H); e > 1e-12 {
 		t.Errorf("corrected S Sᵀ differs from H by %g", e)
 	}
 }
