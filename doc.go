@@ -12,9 +12,9 @@
 //
 //	z ← z + ε[−(D + Q)∇H̃(z) + Γ(z)] + N(0, ε(2D − εB̂)).
 //
-// Recipe performs that update for user-supplied operators, by a sequential
-// sweep over the blocks of z (the default, accurate for stiff targets) or
-// simultaneously (Eq. 9 read literally); Recipe.Check verifies a recipe
+// Recipe performs that update for user-supplied operators with an
+// Integrator: Sweep, a sequential sweep over the blocks of z (the default,
+// accurate for stiff targets), or Euler (Eq. 9 read literally); Recipe.Check verifies a recipe
 // numerically. SGLD, SGHMC, SGNHT, SGRLD and gSGRHMC are thin constructors
 // over Recipe (NewSGLD, NewSGHMC, NewSGNHT, NewSGRLD, NewSGRHMC), with the
 // papers' incorrect foils NewNaiveSGHMC and NewNaiveSGRHMC for comparison.
@@ -83,16 +83,31 @@
 // The recipe's plumbing is exported for users who write their own
 // samplers: RecipeSpec and NewRecipe; the operators Scalar, Diagonal,
 // DiagFunc, Matrix, SymMatrix and Block (interfaces Operator and Diffusion,
-// whose AddMulVec and NonZero methods the integrator calls); and
-// Recipe.Check, which verifies a new recipe numerically. The everyday API
-// needs none of it.
+// whose AddMulVec and NonZero methods the integrator calls); the fields
+// Vector, Kinetic and FieldFunc for Γ and ∇K; the integrators Euler and
+// Sweep; and Recipe.Check, which verifies a new recipe numerically. A
+// recipe assembled from Scalar and Diagonal blocks, a Vector Γ and a
+// Kinetic ∇K takes the same one-pass step as the named samplers. The
+// everyday API needs none of it.
+//
+// # Checkpoints
+//
+// Every sampler and every gradient or shape source with state of its own
+// implements encoding.BinaryMarshaler and BinaryUnmarshaler in one
+// versioned, checksummed format: the magic "SGMC", a version byte, the
+// kind (a string fixed per type and constructor, "SGHMC", "Minibatch", …),
+// the dimension, the type's own fields and a CRC-32C. A checkpoint restores
+// only into a value of the same kind and dimension, built with the same
+// settings; a bad one is an error wrapping ErrCheckpoint that leaves the
+// receiver as it was.
 //
 // # Errors
 //
 // Constructors and Run validate their arguments and return errors that wrap
 // one of ErrNil, ErrDimension, ErrNonFinite, ErrRange, ErrUnsupported or
 // ErrCheckpoint (test with errors.Is); a failing step returns a *StepError
-// naming the step and the coordinate, and leaves the sampler as it was. No
+// naming the step and the coordinate (wrapping ErrNonFiniteGradient or
+// ErrDivergence where that is the cause), and leaves the sampler as it was. No
 // function of the package panics on bad input.
 //
 // The update rules the code implements are derived, in our words, in
