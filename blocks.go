@@ -41,21 +41,21 @@ var (
 	blockDim       = blockSize
 )
 
-// blocks is the split of d coordinates into nb blocks of size coordinates
+// split is the split of d coordinates into nb blocks of size coordinates
 // (the last one shorter), fixed when a sampler is built.
-type blocks struct{ d, nb, size int }
+type split struct{ d, nb, size int }
 
 // blockSplit returns the split of a step over d coordinates: one block
 // below parallelMinDim, blocks of blockDim coordinates from it on.
-func blockSplit(d int) blocks {
+func blockSplit(d int) split {
 	if d < parallelMinDim {
-		return blocks{d: d, nb: 1, size: d}
+		return split{d: d, nb: 1, size: d}
 	}
-	return blocks{d: d, nb: (d + blockDim - 1) / blockDim, size: blockDim}
+	return split{d: d, nb: (d + blockDim - 1) / blockDim, size: blockDim}
 }
 
 // rng returns the coordinates [lo, hi) of block k.
-func (b blocks) rng(k int) (lo, hi int) {
+func (b split) rng(k int) (lo, hi int) {
 	return k * b.size, min((k+1)*b.size, b.d)
 }
 
@@ -88,7 +88,7 @@ type blockRunner interface{ runBlock(k int) }
 // generators, the generators' states at the start of the step (a failed
 // step puts them back) and the job that runs them.
 type blockSet struct {
-	blocks
+	split
 	chain *rng.Normal // the chain's generator, block 0's when nb is 1
 	gens  []blockGen  // block generators, nil when nb is 1
 	saves []blockGen
@@ -98,7 +98,7 @@ type blockSet struct {
 // newBlockSet splits d coordinates into blocks for run, seeding their
 // generators from the chain's generator g.
 func newBlockSet(run blockRunner, g *rng.Normal, d int) blockSet {
-	b := blockSet{blocks: blockSplit(d), chain: g}
+	b := blockSet{split: blockSplit(d), chain: g}
 	b.gens = blockGens(g, b.nb)
 	b.saves = make([]blockGen, len(b.gens))
 	if b.nb > 1 {
@@ -129,3 +129,12 @@ func (b *blockSet) do(run blockRunner) {
 // chain's generator is saved by the sampler.
 func (b *blockSet) save()    { copy(b.saves, b.gens) }
 func (b *blockSet) restore() { copy(b.gens, b.saves) }
+
+// sources appends the block generators of a parallel step (none below
+// parallelMinDim), in block order, to srcs: what a checkpoint keeps of them.
+func (b *blockSet) sources(srcs []any) []any {
+	for k := range b.gens {
+		srcs = append(srcs, &b.gens[k].Normal)
+	}
+	return srcs
+}

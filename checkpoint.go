@@ -49,28 +49,12 @@ const (
 	ckptMaxSource = 1 << 16
 )
 
-// The checkpoint kinds, one per kind of state. Each is written into every
-// checkpoint of its kind and must match on restore: the strings are the
+// Each kind of state has its kind, a string constant declared beside the
+// type's MarshalBinary (kindSGHMC, kindMinibatch, …), written into every
+// checkpoint of that kind and matched on restore: the strings are the
 // on-disk format and must never change, whatever the Go names of the types
-// and constructors become.
-const (
-	kindRecipe         = "Recipe"         // a Recipe from NewRecipe
-	kindSGLD           = "SGLD"           // a Recipe from NewSGLD
-	kindSGHMC          = "SGHMC"          // a Recipe from NewSGHMC
-	kindNaiveSGHMC     = "NaiveSGHMC"     // a Recipe from NewNaiveSGHMC
-	kindSGNHT          = "SGNHT"          // a Recipe from NewSGNHT
-	kindSGRLD          = "SGRLD"          // a Recipe from NewSGRLD
-	kindSGRLDDense     = "SGRLDDense"     // a Recipe from NewSGRLDDense
-	kindSGRHMC         = "SGRHMC"         // a Recipe from NewSGRHMC
-	kindSGRHMCDense    = "SGRHMCDense"    // a Recipe from NewSGRHMCDense
-	kindNaiveSGRHMC    = "NaiveSGRHMC"    // a Recipe from NewNaiveSGRHMC
-	kindPSGLD          = "PSGLD"          // a PSGLD
-	kindHAMCMC         = "HAMCMC"         // a HAMCMC, naïve or not
-	kindSCIR           = "SCIR"           // an SCIR
-	kindSGRLDSimplex   = "SGRLDSimplex"   // an SGRLDSimplex
-	kindMinibatch      = "Minibatch"      // a Minibatch
-	kindCountMinibatch = "CountMinibatch" // a CountMinibatch
-)
+// and constructors become. TestCheckpointKinds lists them all and checks
+// that no two are the same.
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -497,13 +481,4 @@ func restoreSources(who string, srcs []any, states [][]byte) error {
 		}
 	}
 	return nil
-}
-
-// sources appends the block generators of a parallel step (none below
-// ParallelDim) to srcs.
-func (b *blockSet) sources(srcs []any) []any {
-	for k := range b.gens {
-		srcs = append(srcs, &b.gens[k].Normal)
-	}
-	return srcs
 }

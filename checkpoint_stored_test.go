@@ -118,3 +118,23 @@ func readStored(t *testing.T, path string, s ckState) {
 		t.Errorf("%s: restored checkpoint marshals to other bytes", path)
 	}
 }
+
+// TestCheckpointKinds: every kind of state has its own kind string, and
+// the strings are the ones old checkpoints carry.
+func TestCheckpointKinds(t *testing.T) {
+	kinds := map[string]string{
+		kindRecipe: "Recipe", kindSGLD: "SGLD", kindSGHMC: "SGHMC", kindNaiveSGHMC: "NaiveSGHMC",
+		kindSGNHT: "SGNHT", kindSGRLD: "SGRLD", kindSGRLDDense: "SGRLDDense", kindSGRHMC: "SGRHMC",
+		kindSGRHMCDense: "SGRHMCDense", kindNaiveSGRHMC: "NaiveSGRHMC", kindPSGLD: "PSGLD",
+		kindHAMCMC: "HAMCMC", kindSCIR: "SCIR", kindSGRLDSimplex: "SGRLDSimplex",
+		kindMinibatch: "Minibatch", kindCountMinibatch: "CountMinibatch",
+	}
+	if len(kinds) != 16 {
+		t.Errorf("%d distinct kinds, want 16: two kinds share a string", len(kinds))
+	}
+	for k, v := range kinds {
+		if k != v {
+			t.Errorf("kind %q, want %q (the on-disk string changed)", k, v)
+		}
+	}
+}

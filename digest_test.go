@@ -257,7 +257,7 @@ func TestHandBuiltSGHMC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.fz == nil {
+		if _, ok := r.st.(*fused); !ok {
 			t.Fatal("the hand-built SGHMC recipe does not take the fused sweep")
 		}
 		return r

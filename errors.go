@@ -106,19 +106,3 @@ type CheckError struct {
 func (e *CheckError) Error() string {
 	return "sgmcmc: recipe check failed: " + strings.Join(e.Problems, "; ")
 }
-
-// ChainError reports the failure of one chain of RunChains.
-type ChainError struct {
-	Chain int   // index of the chain
-	Err   error // its error
-}
-
-// Error names the chain and its error.
-func (e *ChainError) Error() string { return fmt.Sprintf("sgmcmc: chain %d: %v", e.Chain, e.Err) }
-
-// Unwrap returns e.Err.
-func (e *ChainError) Unwrap() error { return e.Err }
-
-// errOtherChain is the cancellation cause RunChains gives the chains still
-// running when one fails.
-var errOtherChain = errors.New("sgmcmc: another chain failed")

@@ -125,8 +125,10 @@ func genericTwin(t *testing.T, r *Recipe, src rand.Source) *Recipe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.fz == nil || g.fz != nil {
-		t.Fatalf("fused %v, twin fused %v", r.fz != nil, g.fz != nil)
+	_, rf := r.st.(*fused)
+	_, gf := g.st.(*fused)
+	if !rf || gf {
+		t.Fatalf("fused %v, twin fused %v", rf, gf)
 	}
 	return g
 }
@@ -171,7 +173,7 @@ func TestFusedMatchesGeneric(t *testing.T) {
 			case 29:
 				bad = true // a step that fails
 			case 39:
-				if r.fz.kind == fusedHMC {
+				if r.st.(*fused).kind == fusedHMC {
 					eps = 1e200 // a step that overflows
 				}
 			}

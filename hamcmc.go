@@ -412,6 +412,10 @@ func (h *HAMCMC) commit(t int) {
 
 func (h *HAMCMC) sources() []any { return []any{h.src} }
 
+// kindHAMCMC is the checkpoint kind of a HAMCMC (checkpoint.go): an on-disk
+// string that must never change.
+const kindHAMCMC = "HAMCMC"
+
 // MarshalBinary checkpoints the chain in the package's checkpoint format
 // (documented in checkpoint.go), of kind "HAMCMC": M, the lag, whether it
 // warms up, the index t of the newest sample, the last M samples, the step

@@ -329,6 +329,10 @@ func (f fullGradient) Grad(dst, theta []float64) {
 	}
 }
 
+// kindMinibatch is the checkpoint kind of a Minibatch (checkpoint.go): an on-disk
+// string that must never change.
+const kindMinibatch = "Minibatch"
+
 // MarshalBinary checkpoints the batch stream in the package's checkpoint
 // format (documented in checkpoint.go), of kind "Minibatch": N, the batch
 // size, the replacement mode, the permutation the batches are drawn from

@@ -31,7 +31,7 @@ type Moments struct {
 	// SumEps is Σ ε_t over the draws.
 	SumEps float64
 
-	blk blocks
+	blk split
 	job *parfor.Job // the update of a large θ, in blocks on every core
 	x   []float64   // the draw being added
 	eps float64

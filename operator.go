@@ -389,3 +389,42 @@ func (b *Block) Noise(dst, z []float64, eps float64, bh []float64, g *rng.Normal
 	}
 	return nil
 }
+
+// momentumColumn is the d×1 state-dependent block scale·r of SGNHT's Q,
+// with r = z[d:2d].
+type momentumColumn struct {
+	d     int
+	scale float64
+}
+
+func (m momentumColumn) Dims() (int, int) { return m.d, 1 }
+
+func (m momentumColumn) AddMulVec(dst []float64, alpha float64, x, z []float64, lo, hi int) {
+	a := alpha * m.scale * x[0]
+	for i := lo; i < hi; i++ {
+		dst[i] += a * z[m.d+i]
+	}
+}
+
+func (m momentumColumn) NonZero(rlo, rhi, clo, chi int) bool { return rlo < rhi && clo < chi }
+
+// momentumRow is the 1×d state-dependent block scale·rᵀ of SGNHT's Q.
+type momentumRow struct {
+	d     int
+	scale float64
+}
+
+func (m momentumRow) Dims() (int, int) { return 1, m.d }
+
+func (m momentumRow) AddMulVec(dst []float64, alpha float64, x, z []float64, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	var s float64
+	for j, r := range z[m.d : 2*m.d] {
+		s += r * x[j]
+	}
+	dst[0] += alpha * m.scale * s
+}
+
+func (m momentumRow) NonZero(rlo, rhi, clo, chi int) bool { return rlo < rhi && clo < chi }

@@ -204,3 +204,19 @@ func (p *progress) report(done int64, elapsed time.Duration) {
 	fmt.Fprintf(p.w, "sgmcmc: %d/%d steps (%.1f%%), %.4g steps/s, ETA %v\n",
 		done, p.total, 100*float64(done)/float64(p.total), rate, max(left, 0).Round(time.Second))
 }
+
+// ChainError reports the failure of one chain of RunChains.
+type ChainError struct {
+	Chain int   // index of the chain
+	Err   error // its error
+}
+
+// Error names the chain and its error.
+func (e *ChainError) Error() string { return fmt.Sprintf("sgmcmc: chain %d: %v", e.Chain, e.Err) }
+
+// Unwrap returns e.Err.
+func (e *ChainError) Unwrap() error { return e.Err }
+
+// errOtherChain is the cancellation cause RunChains gives the chains still
+// running when one fails.
+var errOtherChain = errors.New("sgmcmc: another chain failed")

@@ -332,6 +332,10 @@ func (q *psgldPart) judge(i int, c float64) {
 
 func (p *PSGLD) sources() []any { return p.blk.sources([]any{p.src}) }
 
+// kindPSGLD is the checkpoint kind of a PSGLD (checkpoint.go): an on-disk
+// string that must never change.
+const kindPSGLD = "PSGLD"
+
 // MarshalBinary checkpoints the chain in the package's checkpoint format
 // (documented in checkpoint.go), of kind "PSGLD": the step count, θ, the
 // RMSprop accumulator v, the divergence tracker and the states of the

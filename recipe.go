@@ -89,7 +89,6 @@ type Recipe struct {
 	v, b  []float64
 	gen   *rng.Normal // the chain's generator
 	st    stepper     // the integrator's step
-	fz    *fused      // st when it is the fused sweep, else nil
 	t     int
 	gVer  int // θ version of g, -1 if none
 	thVer int
@@ -196,7 +195,6 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 		return nil, err
 	}
 	r.st = st
-	r.fz, _ = st.(*fused)
 	if s.Prepare != nil {
 		if err := s.Prepare(r.z); err != nil {
 			return nil, errorf(nil, "recipe: at the initial state: %w", err)

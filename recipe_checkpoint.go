@@ -6,6 +6,21 @@ package sgmcmc
 
 import "strconv"
 
+// The checkpoint kinds of recipes, one per constructor (checkpoint.go):
+// on-disk strings that must never change.
+const (
+	kindRecipe      = "Recipe"      // NewRecipe
+	kindSGLD        = "SGLD"        // NewSGLD
+	kindSGHMC       = "SGHMC"       // NewSGHMC
+	kindNaiveSGHMC  = "NaiveSGHMC"  // NewNaiveSGHMC
+	kindSGNHT       = "SGNHT"       // NewSGNHT
+	kindSGRLD       = "SGRLD"       // NewSGRLD
+	kindSGRLDDense  = "SGRLDDense"  // NewSGRLDDense
+	kindSGRHMC      = "SGRHMC"      // NewSGRHMC
+	kindSGRHMCDense = "SGRHMCDense" // NewSGRHMCDense
+	kindNaiveSGRHMC = "NaiveSGRHMC" // NewNaiveSGRHMC
+)
+
 // kindName returns the Recipe's kind in checkpoints: that of its
 // constructor (kindSGHMC for NewSGHMC), or kindRecipe for NewRecipe.
 func (r *Recipe) kindName() string {
@@ -19,8 +34,8 @@ func (r *Recipe) kindName() string {
 // the chain's generator, then those of the blocks of a parallel step.
 func (r *Recipe) sources() []any {
 	srcs := []any{r.spec.Src}
-	if r.fz != nil {
-		srcs = r.fz.blk.sources(srcs)
+	if f, ok := r.st.(*fused); ok {
+		srcs = f.blk.sources(srcs)
 	}
 	return srcs
 }

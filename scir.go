@@ -339,6 +339,10 @@ func normalizeSimplexBlock(omega, theta, logTheta []float64) float64 {
 
 func (s *SCIR) sources() []any { return s.blk.sources([]any{s.src}) }
 
+// kindSCIR is the checkpoint kind of a SCIR (checkpoint.go): an on-disk
+// string that must never change.
+const kindSCIR = "SCIR"
+
 // MarshalBinary checkpoints the chain in the package's checkpoint format
 // (documented in checkpoint.go), of kind "SCIR": the simplex block length,
 // the step count, θ, log θ and the states of the random sources (the

@@ -198,6 +198,10 @@ func (g *SGRLDSimplex) normalize(theta []float64) {
 
 func (g *SGRLDSimplex) sources() []any { return []any{g.src} }
 
+// kindSGRLDSimplex is the checkpoint kind of a SGRLDSimplex (checkpoint.go): an on-disk
+// string that must never change.
+const kindSGRLDSimplex = "SGRLDSimplex"
+
 // MarshalBinary checkpoints the chain in the package's checkpoint format
 // (documented in checkpoint.go), of kind "SGRLDSimplex": the simplex block
 // length, the step count, θ and the random source's state.

@@ -210,6 +210,10 @@ func checkSimplexSetup(name string, est ShapeEstimator, theta0 []float64, src ra
 	return block, nil
 }
 
+// kindCountMinibatch is the checkpoint kind of a CountMinibatch (checkpoint.go): an on-disk
+// string that must never change.
+const kindCountMinibatch = "CountMinibatch"
+
 // MarshalBinary checkpoints the batch stream in the package's checkpoint
 // format (documented in checkpoint.go), of kind "CountMinibatch": N, the
 // batch size, the permutation (empty when the batch is all N items), the

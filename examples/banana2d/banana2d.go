@@ -239,7 +239,7 @@ func ExactFloor(c Config) []float64 {
 	x, y := make([]float64, n), make([]float64, n)
 	d := make([]float64, 2)
 	for i := range n {
-		targets.Banana{}.Sample(d, rng)
+		targets.Banana{}.Draw(d, rng)
 		x[i], y[i] = d[0], d[1]
 	}
 	kl := make([]float64, len(c.Checkpoints))

@@ -50,8 +50,8 @@ func (Banana) Grad(dst, x []float64) {
 	dst[1] = 4 * g
 }
 
-// Sample writes an exact draw into dst.
-func (Banana) Sample(dst []float64, rng *rand.Rand) {
+// Draw writes an exact draw into dst.
+func (Banana) Draw(dst []float64, rng *rand.Rand) {
 	t := math.Pow(10*math.Exp(logGammaRand(0.25, rng)), 0.25)
 	if rng.Uint64()&1 == 1 {
 		t = -t

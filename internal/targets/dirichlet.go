@@ -112,10 +112,10 @@ func (d *Dirichlet) MarginalCDF(j int, x float64) float64 {
 // dims = K − 1.
 func (d *Dirichlet) CondCDF(j int, x []float64) float64 { return d.cond(j, x) }
 
-// Sample writes an exact draw of ω into dst: Gamma draws normalised in log
+// Draw writes an exact draw of ω into dst: Gamma draws normalised in log
 // space, so that components with tiny α (whose Gamma draws underflow) stay
 // positive or underflow to zero alone.
-func (d *Dirichlet) Sample(dst []float64, rng *rand.Rand) {
+func (d *Dirichlet) Draw(dst []float64, rng *rand.Rand) {
 	top := math.Inf(-1)
 	for j, a := range d.alpha {
 		dst[j] = logGammaRand(a, rng)

@@ -141,8 +141,8 @@ func (g *Gaussian) Grad(dst, x []float64) {
 	}
 }
 
-// Sample writes μ + Lz, z ~ N(0, I), into dst.
-func (g *Gaussian) Sample(dst []float64, rng *rand.Rand) {
+// Draw writes μ + Lz, z ~ N(0, I), into dst.
+func (g *Gaussian) Draw(dst []float64, rng *rand.Rand) {
 	for i := range g.d {
 		dst[i] = rng.NormFloat64()
 	}

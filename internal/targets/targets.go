@@ -12,8 +12,8 @@ import (
 type Exact interface {
 	// Dim returns the dimension of a draw.
 	Dim() int
-	// Sample writes one exact, independent draw into dst (length Dim()).
-	Sample(dst []float64, rng *rand.Rand)
+	// Draw writes one exact, independent draw into dst (length Dim()).
+	Draw(dst []float64, rng *rand.Rand)
 }
 
 // Target is a distribution p(θ) ∝ exp(−U(θ)) on a subset of R^d with known
@@ -47,7 +47,7 @@ func SampleN(e Exact, n int, rng *rand.Rand) [][]float64 {
 	out := make([][]float64, n)
 	for i := range out {
 		out[i] = block[i*d : (i+1)*d : (i+1)*d]
-		e.Sample(out[i], rng)
+		e.Draw(out[i], rng)
 	}
 	return out
 }

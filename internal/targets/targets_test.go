@@ -105,7 +105,7 @@ func TestLogProb(t *testing.T) {
 	}
 	for range 5 {
 		w := make([]float64, dir.Dim())
-		dir.Sample(w, rng)
+		dir.Draw(w, rng)
 		want := -logB
 		for j, a := range alpha {
 			want += (a - 1) * math.Log(w[j])
@@ -326,12 +326,12 @@ func TestNoAllocation(t *testing.T) {
 	dst := make([]float64, 10)
 	for name, f := range map[string]func(){
 		"gaussian grad":   func() { g.Grad(dst[:4], x[:4]) },
-		"gaussian sample": func() { g.Sample(dst[:4], rng) },
+		"gaussian sample": func() { g.Draw(dst[:4], rng) },
 		"gaussian cond":   func() { _ = g.CondCDF(3, x[:4]) },
 		"noisy grad":      func() { ng.Grad(dst[:4], x[:4]) },
-		"double well":     func() { dw.Grad(dst[:1], x[:1]); dw.Sample(dst[:1], rng) },
-		"banana":          func() { targets.Banana{}.Grad(dst[:2], x[:2]); targets.Banana{}.Sample(dst[:2], rng) },
-		"dirichlet":       func() { dir.ExpandedGrad(dst, x); dir.Sample(dst, rng); _ = dir.CondCDF(3, x) },
+		"double well":     func() { dw.Grad(dst[:1], x[:1]); dw.Draw(dst[:1], rng) },
+		"banana":          func() { targets.Banana{}.Grad(dst[:2], x[:2]); targets.Banana{}.Draw(dst[:2], rng) },
+		"dirichlet":       func() { dir.ExpandedGrad(dst, x); dir.Draw(dst, rng); _ = dir.CondCDF(3, x) },
 	} {
 		if a := testing.AllocsPerRun(100, f); a != 0 {
 			t.Errorf("%s: %v allocations", name, a)

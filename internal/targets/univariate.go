@@ -162,8 +162,8 @@ func (t *Univariate) Rand(rng *rand.Rand) float64 {
 	}
 }
 
-// Sample writes one exact draw into dst[0].
-func (t *Univariate) Sample(dst []float64, rng *rand.Rand) { dst[0] = t.Rand(rng) }
+// Draw writes one exact draw into dst[0].
+func (t *Univariate) Draw(dst []float64, rng *rand.Rand) { dst[0] = t.Rand(rng) }
 
 // table is a 1-D density exp(−u) tabulated on equal cells of [lo, hi], with
 // the cumulative mass at the cell edges by 8-point Gauss–Legendre per cell.

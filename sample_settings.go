@@ -1,0 +1,228 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+)
+
+// Problem is what Sample samples: a Model, minibatched by Sample, or, for
+// users with their own stochastic gradient, a function building one
+// Gradient per chain.
+type Problem struct {
+	// Model is the posterior. Sample minibatches it (without replacement)
+	// with a batch size it adapts, or SampleSettings.BatchSize.
+	Model Model
+	// Gradient, used when Model is nil, returns the gradient source of
+	// chain c, drawing any randomness from src. Each chain gets its own, so
+	// a stateful source (a minibatcher) is never shared between goroutines.
+	// For its curvature estimates warmup evaluates it on one fixed batch
+	// when it implements SameBatchGradient, and freshly otherwise (exact
+	// for full-data gradients).
+	Gradient func(chain int, src rand.Source) (Gradient, error)
+	// Names are the parameters' names for the summary. Nil means theta.1,
+	// theta.2, … (CmdStan's index style).
+	Names []string
+}
+
+// SampleSettings configures Sample. The zero value (or nil) means the
+// documented defaults.
+type SampleSettings struct {
+	// Chains is the number of chains K. Zero means 4.
+	Chains int
+	// Draws is the number of draws kept per chain after warmup. Zero means
+	// 1000.
+	Draws int
+	// Thin keeps every Thin-th state. Zero means chosen from the adapted
+	// step size so that successive draws are roughly a quarter of an
+	// autocorrelation time apart.
+	Thin int
+	// Seed seeds every chain's stream (ChainSource(Seed, c)).
+	Seed uint64
+	// BatchSize fixes the minibatch size for a Problem with a Model. Zero
+	// means adapted: the smallest of n₀ = max(100, N/10) (or N if smaller),
+	// 2n₀, 4n₀, …, N that keeps the excess temperature from gradient noise
+	// within MaxHeat.
+	BatchSize int
+	// MaxHeat is the tolerated excess temperature from gradient noise
+	// (doc/equations.md §13.3). Zero means 0.05.
+	MaxHeat float64
+	// DenseMax is the largest dimension with a dense preconditioner; above
+	// it the preconditioner is diagonal. Zero means 200.
+	DenseMax int
+	// StartScale is the half-width of the uniform jitter added to theta0
+	// for each chain's start, so that R̂ can see a chain that has not
+	// forgotten where it began. Zero means 1.
+	StartScale float64
+	// Callback, if not nil, is called after every sampling step of every
+	// chain, concurrently from the chains' goroutines (Progress is safe).
+	Callback func(StepInfo) error
+	// ChainIDs, if not nil, runs only these chains of the Chains, in this
+	// order: chain c draws exactly what it draws in a run of all of them,
+	// so the K chains of one analysis can run as K processes — on K
+	// machines under a batch scheduler — and be merged afterwards (write
+	// each with stancsv, read them back, summarise them together). Nil
+	// means every chain, 0 … Chains−1.
+	ChainIDs []int
+}
+
+// Adapted holds the settings warmup chose for one chain. With them the
+// chain can be rebuilt by hand, bit for bit: the gradient (for a Model,
+// NewMinibatch(model, BatchSize, false, rand.NewPCG(MinibatchSeed[0],
+// MinibatchSeed[1]))), whitened by NewAffine(g, Shift, Lower, Diag); the
+// sampler from NewSampler on that; Run with Thin, BurnIn and the schedule
+// Constant(Eps); Affine.ToTheta maps its draws to θ.
+type Adapted struct {
+	// Method is the method the chain ran, with its configuration.
+	Method Method
+	// Eps is the step size, in the whitened coordinates z.
+	Eps float64
+	// Shift and Lower (d×d, row-major, lower-triangular) or Diag define
+	// the whitening θ = Shift + L z; L Lᵀ is the preconditioner.
+	Shift, Lower, Diag []float64
+	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 for a method
+	// without MethodRules.Momentum.
+	Friction float64
+	// NoiseVar is the constant B̂ (diag V̂ in z); nil if none.
+	NoiseVar []float64
+	// Accumulator is pSGLD's frozen RMSprop accumulator; nil otherwise.
+	Accumulator []float64
+	// BatchSize is the minibatch size (0 for a Problem without a Model).
+	BatchSize int
+	// Thin and BurnIn are the sampling run's thinning and its burn-in from
+	// the end of warmup.
+	Thin, BurnIn int
+	// LambdaMax is λ̂, the largest eigenvalue of the whitened Hessian over
+	// the warmup points; CurvatureSpread the ratio of the largest to the
+	// smallest eigenvalue over the points the warmup windows ended at,
+	// inside the typical set (1 for a Gaussian posterior perfectly
+	// preconditioned; +Inf where one of them had no positive curvature).
+	LambdaMax, CurvatureSpread float64
+	// Heat is the estimated excess temperature from gradient noise left
+	// after the B̂ correction (doc/equations.md §13.3).
+	Heat float64
+	// NoiseScale is the variance the gradient noise adds per step relative
+	// to the sampler's own diffusion, before any B̂ correction: εV̄/2 for
+	// first-order samplers, εV̄/(2C) with momentum (V̄ the mean of diag V̂
+	// in z).
+	NoiseScale float64
+	// SamplerSeed seeds the sampler's PCG source, rand.NewPCG(SamplerSeed[0],
+	// SamplerSeed[1]); MinibatchSeed likewise the sampling minibatch's.
+	SamplerSeed, MinibatchSeed [2]uint64
+}
+
+// NewSampler rebuilds the chain's sampler: a.Method's sampler on g, the
+// chain's gradient in the whitened coordinates (see Adapted), started at
+// z = 0 (θ = Shift) with the source rand.NewPCG(SamplerSeed[0],
+// SamplerSeed[1]) and the adapted settings.
+func (a *Adapted) NewSampler(g Gradient) (Sampler, error) {
+	if a.Method == nil {
+		return nil, errorf(ErrNil, "Adapted.NewSampler: nil Method")
+	}
+	src := rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1])
+	return a.Method.NewSampler(g, make([]float64, len(a.Shift)), src, a)
+}
+
+// Result is what Sample returns.
+type Result struct {
+	// Method is the name of the method the chains ran.
+	Method string
+	// Chains holds each chain's draws of θ (warmup excluded).
+	Chains []*Chain
+	// Adapted holds each chain's adapted settings.
+	Adapted []Adapted
+	// Summary has one row per parameter: mean, sd, MCSE, quantiles, bulk
+	// and tail ESS, R̂ across the chains. It prints as an aligned table.
+	Summary diagnostics.Table
+	// Warnings say, in words, why the draws may not be trusted: R̂ above
+	// 1.01, bulk ESS below 100 per chain, divergences, excess heat,
+	// gradient noise dominating the drift, curvature varying too much for
+	// one preconditioner. Empty means none of these was seen.
+	Warnings []string
+	// Divergences is the number of divergent transitions while sampling.
+	Divergences int
+	// GradEvals counts per-datum likelihood-gradient evaluations for a
+	// Model (calls to Grad for a Gradient), warmup included;
+	// WarmupGradEvals those of warmup alone.
+	GradEvals, WarmupGradEvals int64
+}
+
+// sampleDefaults validates Sample's arguments and fills in the defaults.
+func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*SampleSettings, error) {
+	var s SampleSettings
+	if settings != nil {
+		s = *settings
+	}
+	d := len(theta0)
+	if d == 0 {
+		return nil, errorf(ErrDimension, "Sample: empty theta0")
+	}
+	if err := checkVector("Sample", "theta0", theta0, d, anyFinite); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Model == nil && p.Gradient == nil:
+		return nil, errorf(ErrNil, "Sample: the Problem has neither a Model nor a Gradient")
+	case p.Model != nil:
+		if p.Model.Dim() != d {
+			return nil, errorf(ErrDimension, "Sample: the Model has dimension %d, theta0 has length %d", p.Model.Dim(), d)
+		}
+		if n := p.Model.Len(); n <= 0 {
+			return nil, errorf(ErrDimension, "Sample: the Model has %d data items", n)
+		}
+		if s.BatchSize < 0 || s.BatchSize > p.Model.Len() {
+			return nil, errorf(ErrRange, "Sample: BatchSize = %d, want in [1, N = %d] (or 0 to adapt)", s.BatchSize, p.Model.Len())
+		}
+	}
+	if p.Names != nil {
+		if len(p.Names) != d {
+			return nil, errorf(ErrDimension, "Sample: %d names for %d parameters", len(p.Names), d)
+		}
+		seen := make(map[string]bool, d)
+		for j, n := range p.Names {
+			if n == "" || seen[n] {
+				return nil, errorf(ErrRange, "Sample: name %d (%q) is empty or repeated", j, n)
+			}
+			seen[n] = true
+		}
+	}
+	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 {
+		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax)
+	}
+	if !(s.MaxHeat >= 0) || math.IsInf(s.MaxHeat, 0) || !(s.StartScale >= 0) || math.IsInf(s.StartScale, 0) {
+		return nil, errorf(ErrRange, "Sample: MaxHeat = %v, StartScale = %v: want finite and ≥ 0", s.MaxHeat, s.StartScale)
+	}
+	if s.Chains == 0 {
+		s.Chains = 4
+	}
+	if s.ChainIDs != nil {
+		if len(s.ChainIDs) == 0 {
+			return nil, errorf(ErrRange, "Sample: ChainIDs is empty (nil means every chain)")
+		}
+		seen := make(map[int]bool)
+		for _, c := range s.ChainIDs {
+			if c < 0 || c >= s.Chains || seen[c] {
+				return nil, errorf(ErrRange, "Sample: ChainIDs %v: want distinct chains in [0, %d)", s.ChainIDs, s.Chains)
+			}
+			seen[c] = true
+		}
+	}
+	if s.Draws == 0 {
+		s.Draws = 1000
+	}
+	if s.MaxHeat == 0 {
+		s.MaxHeat = 0.05
+	}
+	if s.DenseMax == 0 {
+		s.DenseMax = 200
+	}
+	if s.StartScale == 0 {
+		s.StartScale = 1
+	}
+	return &s, nil
+}
