@@ -69,6 +69,12 @@ type SampleSettings struct {
 	// each with stancsv, read them back, summarise them together). Nil
 	// means every chain, 0 … Chains−1.
 	ChainIDs []int
+	// PlainMinibatch turns control variates off: a Problem with a Model is
+	// then sampled with plain minibatch gradients (Minibatch), whose noise
+	// grows with N/n. By default Sample centres a ControlVariate gradient
+	// at each chain's full-data mode when its noise is the smaller
+	// (doc/equations.md §13.5).
+	PlainMinibatch bool
 }
 
 // Adapted holds the settings warmup chose for one chain. With them the
@@ -114,6 +120,13 @@ type Adapted struct {
 	// SamplerSeed seeds the sampler's PCG source, rand.NewPCG(SamplerSeed[0],
 	// SamplerSeed[1]); MinibatchSeed likewise the sampling minibatch's.
 	SamplerSeed, MinibatchSeed [2]uint64
+	// Center and CenterGrad are the control variate's centre θ̂ and the
+	// full-data log-likelihood gradient Σ_i ∇log p(x_i | θ̂) there, in θ;
+	// nil when the chain samples with plain minibatches.
+	Center, CenterGrad []float64
+	// SetupPasses is the number of full passes over the data this chain's
+	// warmup made to find Center.
+	SetupPasses int
 }
 
 // NewSampler rebuilds the chain's sampler: a.Method's sampler on g, the
@@ -150,6 +163,11 @@ type Result struct {
 	// Model (calls to Grad for a Gradient), warmup included;
 	// WarmupGradEvals those of warmup alone.
 	GradEvals, WarmupGradEvals int64
+	// SetupPasses is the number of full passes over the data, summed over
+	// the chains, that warmup spent finding each chain's control-variate
+	// centre and its full gradient there (Adapted.SetupPasses per chain).
+	// They are not counted in GradEvals.
+	SetupPasses int
 }
 
 // sampleDefaults validates Sample's arguments and fills in the defaults.
