@@ -83,6 +83,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 		res.Adapted[c] = o.adapted
 		res.GradEvals += o.evals
 		res.WarmupGradEvals += o.warmEvals
+		res.SetupPasses += o.adapted.SetupPasses
 		if o.chain != nil {
 			res.Divergences += o.chain.Divergences
 		}

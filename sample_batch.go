@@ -6,68 +6,54 @@ package sgmcmc
 
 import (
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // chooseBatch probes the gradient noise at the end of warmup and sets the
-// batch size, B̂, the friction and the heat estimate (doc/equations.md
-// §13.3) by the method's rules r.
+// gradient estimator (a control variate or plain minibatches), the batch
+// size, B̂, the friction and the heat estimate (doc/equations.md §13.3,
+// §13.7) by the method's rules r.
 func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *SampleSettings) error {
 	d := e.d
 	n0 := e.n0
 	if s.BatchSize > 0 {
 		n0 = s.BatchSize
 	}
-	g, err := e.sampling(max(n0, 1))
-	if err != nil {
-		return err
+	var v0 *mat.SymDense
+	if e.center != nil {
+		// The control variate's noise grows as ‖θ − θ̂‖²: probe both
+		// estimators at the same points of the typical set, at the same
+		// batch size, and take the control variate if its noise is below
+		// the plain minibatch's by more than its extra cost.
+		nc := min(e.N, cvFirstBatch)
+		if s.BatchSize > 0 {
+			nc = s.BatchSize
+		}
+		pts := e.probePoints(w, cvProbePoints)
+		vc, err := e.probe(e.cvSampling, nc, w, pts)
+		if err != nil {
+			return err
+		}
+		vp, err := e.probe(e.sampling, nc, w, pts)
+		if err != nil {
+			return err
+		}
+		if cvCost*noiseOf(vc, w).worstQ < noiseOf(vp, w).worstQ {
+			e.sampling, n0, v0 = e.cvSampling, nc, vc
+			a.Center, a.CenterGrad = e.center, e.cgrad
+		}
+		a.SetupPasses = e.passes
 	}
-	aff, err := w.affine(g)
-	if err != nil {
-		return err
-	}
-	z := make([]float64, d)
-	cv := newCovariance(d)
-	buf := make([]float64, d)
-	draws := min(max(probeDraws, probePerDim*d), maxProbeDraws)
-	for range draws {
-		aff.Grad(buf, z)
-		cv.add(buf)
-	}
-	v0 := cv.cov()
-	if firstNonFinite(v0.RawSymmetric().Data) >= 0 {
-		return errorf(ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite")
-	}
-	diag0 := make([]float64, d)
-	var maxDiag0 float64
-	for i := range d {
-		diag0[i] = v0.At(i, i)
-		maxDiag0 = math.Max(maxDiag0, diag0[i])
-	}
-	// The heat is judged along the directions the user reads the draws in:
-	// the whitened axes z_j and the parameters θ_k = shift_k + ℓ_kᵀz (ℓ_k
-	// row k of L). Along a unit u the gradient noise is uᵀVu, estimated by
-	// uᵀV̂u with relative error √(2/(R − 1)) whatever d is (the spectral
-	// norm of V̂ would be dominated by its sampling noise when R ≈ d).
-	// With a diagonal B̂ = diag V̂ what remains along u is uᵀ(V̂ − diag V̂)u,
-	// plus the diagonal estimate's own error.
-	r1 := float64(draws - 1)
-	worstQ, worstOff := maxDiag0, 0.0
-	if w.lower != nil {
-		raw := w.lower.RawTriangular()
-		for k := range d {
-			l := raw.Data[k*raw.Stride : k*raw.Stride+k+1]
-			var q, dq, nn float64
-			for i, li := range l {
-				nn += li * li
-				dq += li * li * v0.At(i, i)
-				for j, lj := range l {
-					q += li * lj * v0.At(i, j)
-				}
-			}
-			worstQ = math.Max(worstQ, q/nn)
-			worstOff = math.Max(worstOff, math.Abs(q-dq)/nn)
+	if v0 == nil {
+		var err error
+		if v0, err = e.probe(e.sampling, n0, w, nil); err != nil {
+			return err
 		}
 	}
+	nz := noiseOf(v0, w)
+	diag0, maxDiag0, worstQ, worstOff := nz.diag, nz.maxDiag, nz.worstQ, nz.worstOff
+	r1 := float64(nz.draws - 1)
 	resid0 := worstQ
 	if r.NoiseCorrection {
 		resid0 = worstOff + maxDiag0*math.Sqrt(2/r1)
@@ -116,6 +102,28 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 		a.BatchSize = n
 	}
 	a.Heat, a.Friction = heat(n)
+	if s.BatchSize > 0 && a.Heat > s.MaxHeat {
+		// The batch cannot be raised: shrink the step until the heat is
+		// within bound at the smallest friction, rather than raise the
+		// friction past the range where the integrator is stable.
+		f := scale(n)
+		c := 1.0
+		if r.Momentum {
+			c = math.Max(r.MinFriction, autocorrMinFriction)
+		}
+		if q := f * math.Max(resid0, worstQ/uncorrectedShare); q > 0 {
+			a.Eps = math.Min(a.Eps, 2*s.MaxHeat*c/q)
+		}
+		a.Heat, a.Friction = heat(n)
+	}
+	if r.Momentum && a.Eps*a.Friction > maxEpsFriction {
+		// A large friction (a MinFriction, or one raised to absorb B̂)
+		// would make the momentum's damping factor 1 − εC overshoot: shrink
+		// the step instead. The friction only falls with ε, so one pass
+		// suffices.
+		a.Eps = maxEpsFriction / a.Friction
+		a.Heat, a.Friction = heat(n)
+	}
 	f := scale(n)
 	a.NoiseScale = 0
 	for _, v := range diag0 {
@@ -133,4 +141,94 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 		}
 	}
 	return nil
+}
+
+// probe estimates the covariance of the whitened gradient noise of
+// sampling's estimator at batch size n: from repeated draws at z = 0 when
+// pts is nil, and otherwise averaged over the points pts, an equal share
+// of the draws at each.
+func (e *chainEnv) probe(sampling func(int) (Gradient, error), n int, w *whitening, pts [][]float64) (*mat.SymDense, error) {
+	d := e.d
+	g, err := sampling(max(n, 1))
+	if err != nil {
+		return nil, err
+	}
+	aff, err := w.affine(g)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]float64, d)
+	draws := probeDrawsFor(d)
+	var v *mat.SymDense
+	if pts == nil {
+		z := make([]float64, d)
+		cv := newCovariance(d)
+		for range draws {
+			aff.Grad(buf, z)
+			cv.add(buf)
+		}
+		v = cv.cov()
+	} else {
+		per := max(2, draws/len(pts))
+		v = mat.NewSymDense(d, nil)
+		for _, z := range pts {
+			cv := newCovariance(d)
+			for range per {
+				aff.Grad(buf, z)
+				cv.add(buf)
+			}
+			v.AddSym(v, cv.cov())
+		}
+		v.ScaleSym(1/float64(len(pts)), v)
+	}
+	if firstNonFinite(v.RawSymmetric().Data) >= 0 {
+		return nil, errorf(ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite")
+	}
+	return v, nil
+}
+
+// probeDrawsFor is the number of gradients a noise probe draws at
+// dimension d.
+func probeDrawsFor(d int) int { return min(max(probeDraws, probePerDim*d), maxProbeDraws) }
+
+// noise is what the heat check reads of a noise covariance V.
+type noise struct {
+	diag             []float64 // diag V
+	maxDiag          float64
+	worstQ, worstOff float64 // max of uᵀVu and of uᵀ(V − diag V)u over the directions read
+	draws            int     // draws behind the estimate
+}
+
+// noiseOf reads V along the directions the user reads the draws in: the
+// whitened axes z_j and the parameters θ_k = shift_k + ℓ_kᵀz (ℓ_k row k of
+// L). Along a unit u the gradient noise is uᵀVu, estimated by uᵀV̂u with
+// relative error √(2/(R − 1)) whatever d is (the spectral norm of V̂ would
+// be dominated by its sampling noise when R ≈ d). With a diagonal
+// B̂ = diag V̂ what remains along u is uᵀ(V̂ − diag V̂)u, plus the diagonal
+// estimate's own error.
+func noiseOf(v0 *mat.SymDense, w *whitening) noise {
+	d := v0.SymmetricDim()
+	nz := noise{diag: make([]float64, d), draws: probeDrawsFor(d)}
+	for i := range d {
+		nz.diag[i] = v0.At(i, i)
+		nz.maxDiag = math.Max(nz.maxDiag, nz.diag[i])
+	}
+	nz.worstQ = nz.maxDiag
+	if w.lower != nil {
+		raw := w.lower.RawTriangular()
+		for k := range d {
+			l := raw.Data[k*raw.Stride : k*raw.Stride+k+1]
+			var q, dq, nn float64
+			for i, li := range l {
+				nn += li * li
+				dq += li * li * v0.At(i, i)
+				for j, lj := range l {
+					q += li * lj * v0.At(i, j)
+				}
+			}
+			nz.worstQ = math.Max(nz.worstQ, q/nn)
+			nz.worstOff = math.Max(nz.worstOff, math.Abs(q-dq)/nn)
+		}
+	}
+	return nz
 }

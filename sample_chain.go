@@ -67,13 +67,25 @@ func (c *countGrad) GradSameBatch(dst, theta []float64) {
 
 // chainEnv is one chain's gradient sources.
 type chainEnv struct {
-	d, N     int      // N = 0 without a Model
-	count    int64    // evaluations so far
-	fixed    Gradient // θ-space gradient on a fixed batch
-	sampling func(n int) (Gradient, error)
-	n0       int
-	rng      *rand.Rand
-	mbSeed   [2]uint64
+	d, N  int      // N = 0 without a Model
+	count int64    // evaluations so far
+	fixed Gradient // θ-space gradient on a fixed batch
+	// windowGrad, if not nil, drives the Langevin windows instead of fixed:
+	// the control variate, when the data exceed the fixed batch.
+	windowGrad Gradient
+	nFixed     int // the fixed batch's size
+	sampling   func(n int) (Gradient, error)
+	n0         int
+	rng        *rand.Rand
+	mbSeed     [2]uint64
+	// With a Model: the model, the same counting its evaluations, and the
+	// control variate's centre, the full-data likelihood gradient there
+	// and the full passes spent finding it (sample_centre.go).
+	model         Model
+	counted       Model
+	center, cgrad []float64
+	centerZ       []float64 // the centre in the whitened coordinates
+	passes        int
 }
 
 func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
@@ -86,7 +98,9 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 			m = countBatchModel{countModel: countModel{Model: p.Model, n: &e.count}, bm: bm}
 		}
 		e.N = p.Model.Len()
+		e.model, e.counted = p.Model, m
 		nh := min(e.N, max(fixedBatchPerDim*d, fixedBatchMin))
+		e.nFixed = nh
 		fixedMB, err := NewMinibatch(m, nh, false, rand.NewPCG(mbSeed[0]^fixedBatchSeed, mbSeed[1]))
 		if err != nil {
 			return nil, err
@@ -144,6 +158,21 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	if err := ctx.Err(); err != nil {
 		return out, err
+	}
+	// Phase 1b: the control variate's centre, the chain's full-data mode,
+	// and with data beyond the fixed batch the windows' gradient.
+	if e.model != nil && !s.PlainMinibatch {
+		if err := e.centre(w, hs); err != nil {
+			return out, err
+		}
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		if e.center != nil {
+			if err := e.chooseWindowGrad(w); err != nil {
+				return out, err
+			}
+		}
 	}
 	// Phase 2: Langevin windows.
 	w, hs, err = e.windows(w, hs, dense)
@@ -220,7 +249,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	thin := s.Thin
 	tau := autocorrTime(m, a)
 	if thin == 0 {
-		thin = max(1, int(math.Round(tau/thinPerAutocorr)))
+		thin = max(1, int(math.Ceil(tau/thinPerAutocorr)))
 	}
 	a.Thin = thin
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -16,7 +15,7 @@ import (
 var builtinMethods = []Method{SGLDMethod{}, SGHMCMethod{}, SGNHTMethod{}, SGRHMCMethod{}, HAMCMCMethod{}, PSGLDMethod{}}
 
 // TestSampleRebuildEveryMethod: for every method, a chain rebuilt through
-// the exported API alone (NewMinibatch with the adapted seed, NewAffine,
+// the exported API alone (Adapted.NewGradient, NewAffine,
 // Adapted.NewSampler, Run with the adapted Thin, BurnIn and Eps) equals
 // Sample's chain bit for bit.
 func TestSampleRebuildEveryMethod(t *testing.T) {
@@ -33,7 +32,7 @@ func TestSampleRebuildEveryMethod(t *testing.T) {
 			if a.Method != meth {
 				t.Errorf("%s chain %d: Adapted.Method %#v, want %#v", meth.Name(), c, a.Method, meth)
 			}
-			mb, err := NewMinibatch(m, a.BatchSize, false, rand.NewPCG(a.MinibatchSeed[0], a.MinibatchSeed[1]))
+			mb, err := a.NewGradient(m)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,8 +39,8 @@ type SampleSettings struct {
 	// 1000.
 	Draws int
 	// Thin keeps every Thin-th state. Zero means chosen from the adapted
-	// step size so that successive draws are roughly a quarter of an
-	// autocorrelation time apart.
+	// step size so that successive draws are at least a third of the
+	// predicted autocorrelation time apart.
 	Thin int
 	// Seed seeds every chain's stream (ChainSource(Seed, c)).
 	Seed uint64
@@ -73,7 +73,7 @@ type SampleSettings struct {
 	// then sampled with plain minibatch gradients (Minibatch), whose noise
 	// grows with N/n. By default Sample centres a ControlVariate gradient
 	// at each chain's full-data mode when its noise is the smaller
-	// (doc/equations.md §13.5).
+	// (doc/equations.md §13.7).
 	PlainMinibatch bool
 }
 
@@ -127,6 +127,22 @@ type Adapted struct {
 	// SetupPasses is the number of full passes over the data this chain's
 	// warmup made to find Center.
 	SetupPasses int
+}
+
+// NewGradient rebuilds the chain's sampling gradient on m, in θ: a
+// ControlVariate centred at Center with CenterGrad if the chain used one,
+// and a Minibatch otherwise, of BatchSize drawn without replacement from
+// rand.NewPCG(MinibatchSeed[0], MinibatchSeed[1]). NewAffine(g, Shift,
+// Lower, Diag) whitens it for NewSampler.
+func (a *Adapted) NewGradient(m Model) (Gradient, error) {
+	if a.BatchSize <= 0 {
+		return nil, errorf(ErrRange, "Adapted.NewGradient: BatchSize %d: the chain sampled a Problem without a Model", a.BatchSize)
+	}
+	src := rand.NewPCG(a.MinibatchSeed[0], a.MinibatchSeed[1])
+	if a.Center != nil {
+		return NewControlVariate(m, a.Center, a.BatchSize, false, src, &ControlVariateSettings{CenterGrad: a.CenterGrad})
+	}
+	return NewMinibatch(m, a.BatchSize, false, src)
 }
 
 // NewSampler rebuilds the chain's sampler: a.Method's sampler on g, the

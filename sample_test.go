@@ -178,17 +178,35 @@ func TestCovarianceWelford(t *testing.T) {
 // (Affine, the named constructor, the seeds) equals Sample's chain bit for
 // bit.
 func TestSampleFrozenByHand(t *testing.T) {
+	for _, plain := range []bool{false, true} {
+		testSampleFrozenByHand(t, plain)
+	}
+}
+
+func testSampleFrozenByHand(t *testing.T, plain bool) {
 	m := newLinReg(500, 66, 4, 2)
-	res, err := Sample(context.Background(), Problem{Model: m}, []float64{1, 0}, &SampleSettings{Seed: 9, Chains: 2, Draws: 200}, SGHMCMethod{})
+	res, err := Sample(context.Background(), Problem{Model: m}, []float64{1, 0}, &SampleSettings{Seed: 9, Chains: 2, Draws: 200, PlainMinibatch: plain}, SGHMCMethod{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := res.Adapted[1]
-	mb, err := NewMinibatch(m, a.BatchSize, false, rand.NewPCG(a.MinibatchSeed[0], a.MinibatchSeed[1]))
+	var g Gradient
+	src := rand.NewPCG(a.MinibatchSeed[0], a.MinibatchSeed[1])
+	if plain {
+		if a.Center != nil {
+			t.Fatal("PlainMinibatch: the chain has a control-variate centre")
+		}
+		g, err = NewMinibatch(m, a.BatchSize, false, src)
+	} else {
+		if a.Center == nil {
+			t.Fatal("the chain did not use a control variate")
+		}
+		g, err = NewControlVariate(m, a.Center, a.BatchSize, false, src, &ControlVariateSettings{CenterGrad: a.CenterGrad})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	aff, err := NewAffine(mb, a.Shift, a.Lower, a.Diag)
+	aff, err := NewAffine(g, a.Shift, a.Lower, a.Diag)
 	if err != nil {
 		t.Fatal(err)
 	}

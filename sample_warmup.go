@@ -20,15 +20,19 @@ import (
 //     the Langevin windows, and the first sampling batch size n₀.
 //  1. Newton (newton, this file): trust-region Newton steps on the fixed
 //     batch from a dispersed start until the Newton decrement is that of
-//     a point of the typical set.
+//     a point of the typical set. Then, for a Model without
+//     PlainMinibatch, phase 1b (centre and chooseWindowGrad,
+//     sample_centre.go): the chain's full-data mode θ̂ by Newton passes
+//     over the data, the control variate centred there, and the windows'
+//     gradient (doc/equations.md §13.7).
 //  2. Windows (windows, this file): three windows of whitened Langevin
 //     steps, curvature measured at the ends of the last two, averaged and
 //     blended with the last window's covariance into the preconditioner.
 //  3. Step size (sampleChain): λ̂ by power iteration on the whitened
 //     Hessians, ε = c/λ̂ or c/√λ̂ by the Method's rules (MethodRules).
 //  4. Batch (chooseBatch, sample_batch.go): a probe of the gradient noise;
-//     batch size, B̂, friction and heat; then the method's own adaptation
-//     (WarmupAdapter).
+//     control variate or plain minibatches, batch size, B̂, friction and
+//     heat; then the method's own adaptation (WarmupAdapter).
 //  5. Thinning and burn-in (sampleChain, autocorrTime in
 //     sample_method.go): from the predicted autocorrelation time.
 //
@@ -43,8 +47,16 @@ const (
 	fixedBatchPerDim = 100
 	fixedBatchMin    = 2000
 	fixedBatchSeed   = 0x9e3779b97f4a7c15
-	firstBatchMin    = 100
-	firstBatchFrac   = 10
+	// Phase 1b (sample_centre.go): the windows run on the control variate
+	// when a batch that keeps their excess temperature windowEps·V/2 below
+	// windowMaxHeat costs under a fixed-batch gradient; its size starts
+	// at max(cvFirstBatch, windowBatchPerDim·d), drawn with the minibatch
+	// seed's first word xored with windowBatchSeed.
+	windowBatchPerDim = 10
+	windowBatchSeed   = 0x7f4a7c159e3779b9
+	windowMaxHeat     = 0.05
+	firstBatchMin     = 100
+	firstBatchFrac    = 10
 
 	// Phase 1: Newton. At most newtonIters steps in a trust region of
 	// radius newtonRadius·(√d + 1) at first, in whitened units, grown by
@@ -81,6 +93,9 @@ const (
 	// min(max(probeDraws, probePerDim·d), maxProbeDraws) gradients. The
 	// heat check counts the gradient noise before B̂ at 1/uncorrectedShare
 	// of its size (1 trusts B̂ with nothing; see chooseBatch).
+	// With momentum, ε·C is kept at most maxEpsFriction, so that the
+	// friction's factor 1 − εC per step never overshoots.
+	maxEpsFriction   = 1
 	probeDraws       = 256
 	probePerDim      = 4
 	maxProbeDraws    = 1000
@@ -93,7 +108,7 @@ const (
 	// max(minBurnIn, burnInAutocorrs·τ).
 	autocorrLowCurvature = 0.5
 	autocorrMinFriction  = 0.5
-	thinPerAutocorr      = 4
+	thinPerAutocorr      = 3
 	burnInAutocorrs      = 3
 	minBurnIn            = 100
 
@@ -141,6 +156,26 @@ func fromCov(shift []float64, p *mat.SymDense, dense bool) (*whitening, error) {
 		w.diag[i] = math.Sqrt(p.At(i, i))
 	}
 	return w, nil
+}
+
+// toZ maps θ to z = L⁻¹(θ − shift).
+func (w *whitening) toZ(theta []float64) []float64 {
+	d := len(theta)
+	z := make([]float64, d)
+	for i := range z {
+		z[i] = theta[i] - w.shift[i]
+	}
+	if w.lower != nil {
+		zv := mat.NewVecDense(d, z)
+		if err := zv.SolveVec(w.lower, zv); err != nil {
+			return make([]float64, d) // singular L: take the shift
+		}
+		return z
+	}
+	for i, v := range w.diag {
+		z[i] /= v
+	}
+	return z
 }
 
 // toTheta maps z to θ.
@@ -363,7 +398,11 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	var shrunk float64 = 1
 	var z []float64
 	for k, n := range lens {
-		a, err := w.affine(e.fixed)
+		wg := e.fixed
+		if e.windowGrad != nil {
+			wg = e.windowGrad
+		}
+		a, err := w.affine(wg)
 		if err != nil {
 			return nil, nil, err
 		}

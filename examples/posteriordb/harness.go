@@ -39,6 +39,10 @@ type runInfo struct {
 	// WarmupGradEvals and SampleGradEvals are Sample's own counts (warmup,
 	// and in all); zero for the oracle runner.
 	WarmupGradEvals, SampleGradEvals int64
+	// SetupEvals are the evaluations of Sample's full passes over the data
+	// for its control variates (Result.SetupPasses times N): GradEvals
+	// counts them, Sample's GradEvals does not.
+	SetupEvals int64
 	// BatchSize is the largest minibatch size of the chains (0 if not
 	// reported).
 	BatchSize int

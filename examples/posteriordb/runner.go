@@ -53,6 +53,7 @@ func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws
 	info.Warnings = res.Warnings
 	info.WarmupGradEvals = res.WarmupGradEvals
 	info.SampleGradEvals = res.GradEvals
+	info.SetupEvals = int64(res.SetupPasses) * int64(cm.Len())
 	for _, a := range res.Adapted {
 		if a.BatchSize > info.BatchSize {
 			info.BatchSize = a.BatchSize
