@@ -38,6 +38,9 @@ type Config struct {
 	// Draws, if positive, is Sample's and the reference rows' draws per
 	// chain (the tests' reduced runs); zero means 1000.
 	Draws int
+	// RefDraws, if positive, is the cached references' draws per chain
+	// instead of refDraws's.
+	RefDraws int
 	// Log receives progress notes; nil means none.
 	Log io.Writer
 }
@@ -74,6 +77,7 @@ func main() {
 	asJSON := flag.Bool("json", false, "print one JSON object {\"rows\": [...]} to stdout instead of the table")
 	flag.BoolVar(&c.Full, "full", false, "also run Sample without control variates and the reference sampler at N = 10⁶ (and 10⁷ with -huge)")
 	flag.BoolVar(&c.Huge, "huge", false, "also run N = 10⁷ at d = 20 (1.6 GB of data)")
+	flag.IntVar(&c.RefDraws, "refdraws", 0, "with -reference: draws per chain of each reference (0: the built-in count of each case, for a smallest bulk ESS near 40,000)")
 	reference := flag.Bool("reference", false, "regenerate the cached references in testdata/scale (an hour on two cores) and exit")
 	stan := flag.String("stan", "", "write the simulated data of -n and -d to DIR/X.bin and DIR/y.bin (../shared/bench/stan_logreg.R's format) and exit")
 	n := flag.Int("n", 100000, "rows of the data -stan writes")
@@ -121,7 +125,11 @@ func Regenerate(ctx context.Context, c Config) error {
 		if err != nil {
 			return err
 		}
-		r, _, err := ComputeReference(ctx, cs, m, refDraws(cs), c.Seed)
+		draws := refDraws(cs)
+		if c.RefDraws > 0 {
+			draws = c.RefDraws
+		}
+		r, _, err := ComputeReference(ctx, cs, m, draws, c.Seed)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cs.Name(), err)
 		}
