@@ -69,12 +69,19 @@
 // when present; -reference recomputes them (about an hour on two cores).
 // A missing reference is computed on the fly, except at N = 10⁷.
 //
-// Cached references (4 chains, seed 1; times on a shared 2-core machine,
-// one core each):
+// Cached references (4 chains, seed 1, ν = 100; CPU seconds on a shared
+// 2-core machine, one core per regeneration). The reference should have ten
+// times Sample's effective draws (≥ 40,000); the N = 10⁶, the d = 100 and the a9a
+// ones were cut with -refdraws to fit the machine's time and fall short:
+// their MCSE is still at most 0.02 sd, a fifth of the 0.1 sd goal, and
+// `-reference` without -refdraws makes the full-length ones.
 //
-//	case           draws      acceptance  min bulk ESS  CPU s
-//	N=10⁴ d=20     4×15,000   0.908       47,097        27
-//	(the others are filled in by the regeneration; see the commit log)
+//	case            draws      acceptance  min bulk ESS  CPU s
+//	N=10⁴  d=20     4×15,000   0.908       47,097         27
+//	N=10⁵  d=20     4×15,000   0.937       51,319        269
+//	N=10⁶  d=20     4×5,000    0.942       16,961        928
+//	N=10⁵  d=100    4×5,000    0.751        9,879        287
+//	a9a (d=124)     4×20,000   0.464        9,345        224
 //
 // # Flags
 //
