@@ -355,6 +355,15 @@ func (m *Model) grad(dst, theta []float64) {
 	}
 }
 
+// LogPosteriorGrad writes ∇log p(θ | data) over all training rows into
+// dst: the gradient of LogPosterior, in one pass over the data.
+func (m *Model) LogPosteriorGrad(dst, theta []float64) {
+	m.grad(dst, theta)
+	for j := range dst {
+		dst[j] = -dst[j]
+	}
+}
+
 // LogPosterior returns the log posterior density up to its normalising
 // constant, log p(θ) + Σ_i log p(y_i | x_i, θ) over all training rows: the
 // lp__ of a CmdStan CSV file. It costs one pass over the data.

@@ -1,0 +1,182 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+)
+
+// Config is what a run of the example does.
+type Config struct {
+	// Full adds the no-control-variate and reference-sampler rows at
+	// N = 10⁶ (and at 10⁷ with Huge).
+	Full bool
+	// Huge adds N = 10⁷ at d = 20 (1.6 GB of data).
+	Huge bool
+	// Seed seeds Sample and the reference sampler.
+	Seed uint64
+	// DataDir holds a9a; empty means the repository's testdata/a9a.
+	DataDir string
+	// RefDir holds the cached references; empty means testdata/scale.
+	RefDir string
+	// Cases, if not empty, keeps only the cases of these names (Case.Name).
+	Cases []string
+	// Draws, if positive, is Sample's and the reference rows' draws per
+	// chain (the tests' reduced runs); zero means 1000.
+	Draws int
+	// RefDraws, if positive, is the cached references' draws per chain
+	// instead of refDraws's.
+	RefDraws int
+	// Log receives progress notes; nil means none.
+	Log io.Writer
+}
+
+// DefaultConfig is the default run.
+func DefaultConfig() Config { return Config{Seed: 1} }
+
+// defaultCases are the cases of the default run, in order, and whether
+// the no-control-variate and reference rows are run on each.
+func (c Config) plan() []planned {
+	p := []planned{
+		{Case{N: 10000, D: 20}, true},
+		{Case{N: 100000, D: 20}, true},
+		{Case{N: 1000000, D: 20}, c.Full},
+	}
+	if c.Huge {
+		p = append(p, planned{Case{N: 10000000, D: 20}, c.Full})
+	}
+	p = append(p, planned{Case{N: 100000, D: 100}, false}, planned{Case{A9A: true}, false})
+	if len(c.Cases) > 0 {
+		p = slices.DeleteFunc(p, func(q planned) bool { return !slices.Contains(c.Cases, q.Name()) })
+	}
+	return p
+}
+
+// planned is a case and whether its comparison rows are run.
+type planned struct {
+	Case
+	compare bool
+}
+
+func main() {
+	c := DefaultConfig()
+	asJSON := flag.Bool("json", false, "print one JSON object {\"rows\": [...]} to stdout instead of the table")
+	flag.BoolVar(&c.Full, "full", false, "also run Sample without control variates and the reference sampler at N = 10⁶ (and 10⁷ with -huge)")
+	flag.BoolVar(&c.Huge, "huge", false, "also run N = 10⁷ at d = 20 (1.6 GB of data)")
+	flag.IntVar(&c.RefDraws, "refdraws", 0, "with -reference: draws per chain of each reference (0: the built-in count of each case, for a smallest bulk ESS near 40,000)")
+	reference := flag.Bool("reference", false, "regenerate the cached references in testdata/scale (an hour on two cores) and exit")
+	stan := flag.String("stan", "", "write the simulated data of -n and -d to DIR/X.bin and DIR/y.bin (../shared/bench/stan_logreg.R's format) and exit")
+	n := flag.Int("n", 100000, "rows of the data -stan writes")
+	d := flag.Int("d", 20, "dimensions of the data -stan writes")
+	cases := flag.String("cases", "", "comma-separated cases to run instead of all (n10000_d20, n100000_d20, n1000000_d20, n10000000_d20, n100000_d100, a9a)")
+	plotFile := flag.String("plot", "", "write the figure to this PNG file (default: scale.png in the example's directory)")
+	flag.IntVar(&c.Draws, "draws", 0, "draws per chain of Sample and of the reference rows (0: Sample's default, 1000)")
+	flag.Uint64Var(&c.Seed, "seed", c.Seed, "seed of Sample and of the reference sampler (the data's seed is fixed)")
+	flag.StringVar(&c.DataDir, "data", "", "directory holding a9a (default: the repository's testdata/a9a)")
+	flag.Parse()
+	if *cases != "" {
+		c.Cases = strings.Split(*cases, ",")
+	}
+	c.Log = os.Stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var err error
+	switch {
+	case *stan != "":
+		err = WriteStan(*stan, *n, *d)
+	case *reference:
+		err = Regenerate(ctx, c)
+	default:
+		err = run(ctx, os.Stdout, c, *asJSON, *plotFile)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scale:", err)
+		os.Exit(1)
+	}
+}
+
+// Regenerate recomputes and writes the cached reference of every case of
+// c's plan.
+func Regenerate(ctx context.Context, c Config) error {
+	dir := c.RefDir
+	if dir == "" {
+		var err error
+		if dir, err = refDir(); err != nil {
+			return err
+		}
+	}
+	for _, p := range c.plan() {
+		cs := p.Case
+		m, err := Load(&cs, c.DataDir)
+		if err != nil {
+			return err
+		}
+		draws := refDraws(cs)
+		if c.RefDraws > 0 {
+			draws = c.RefDraws
+		}
+		r, _, err := ComputeReference(ctx, cs, m, draws, c.Seed)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cs.Name(), err)
+		}
+		if c.Log != nil {
+			fmt.Fprintf(c.Log, "scale: reference %s: %d×%d draws, acceptance %.3f, min bulk ESS %.0f, max R̂ %.4f, %.0f s (%.0f CPU s)\n",
+				cs.Name(), r.Chains, r.Draws, r.Acceptance, r.MinESS, r.MaxRHat, r.Seconds, r.CPUSeconds)
+		}
+		if err := WriteReference(dir, cs, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteStan writes the simulated data of n rows in d dimensions as
+// dir/X.bin (n·d float64, little-endian, row-major) and dir/y.bin (n
+// float64, 0 or 1), the input of ../shared/bench/stan_logreg.R.
+func WriteStan(dir string, n, d int) error {
+	x, _, err := logreg.Simulate(n, d, dataSeed)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return errors.Join(writeFloats(filepath.Join(dir, "X.bin"), x.X), writeFloats(filepath.Join(dir, "y.bin"), x.Y))
+}
+
+// run runs the experiment and writes the table, or the JSON object, to w,
+// and the figure to plotFile.
+func run(ctx context.Context, w io.Writer, c Config, asJSON bool, plotFile string) error {
+	rows, err := Experiment(ctx, c)
+	if err != nil {
+		return err
+	}
+	if plotFile == "" {
+		if plotFile, err = defaultPlot(); err != nil {
+			return err
+		}
+	}
+	if err := WriteFigure(plotFile, rows); err != nil {
+		return err
+	}
+	if asJSON {
+		return json.NewEncoder(w).Encode(struct {
+			Rows []Row `json:"rows"`
+		}{rows})
+	}
+	return writeTable(w, rows)
+}

@@ -1,0 +1,144 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+)
+
+// TestReducedRun is the default run reduced to N = 10⁴ with 200 draws per
+// chain: the JSON has every key, Sample's numbers are finite, the
+// comparison rows are there, and the figure is written.
+func TestReducedRun(t *testing.T) {
+	c := DefaultConfig()
+	c.Cases = []string{"n10000_d20"}
+	c.Draws = 200
+	var out bytes.Buffer
+	png := filepath.Join(t.TempDir(), "scale.png")
+	if err := run(context.Background(), &out, c, true, png); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Rows []map[string]any `json:"rows"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"n", "d", "method", "batch", "setup_passes", "grad_evals", "min_ess_bulk", "evals_per_ess", "cpu_s", "max_mean_err_sd", "max_sd_rel_err", "max_rhat", "warnings"}
+	methods := map[string]bool{}
+	for _, r := range doc.Rows {
+		for _, k := range keys {
+			if _, ok := r[k]; !ok {
+				t.Errorf("row %v lacks %q", r["method"], k)
+			}
+		}
+		if _, ok := r["warnings"].([]any); !ok {
+			t.Errorf("%v: warnings %v, want a list", r["method"], r["warnings"])
+		}
+		m := r["method"].(string)
+		methods[m] = true
+		for _, k := range keys[3:12] {
+			v, ok := r[k].(float64)
+			if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("%s: %s = %v, want a finite number", m, k, r[k])
+			}
+		}
+		// 800 draws of either sampler: a loose check of the reference
+		// comparison (the goal is 0.1 sd and 10 % at 4,000 draws).
+		if e := r["max_mean_err_sd"].(float64); e > 0.3 {
+			t.Errorf("%s: mean error %.3f sd against the cached reference", m, e)
+		}
+		if e := r["max_sd_rel_err"].(float64); math.Abs(e) > 0.3 {
+			t.Errorf("%s: sd error %+.3f against the cached reference", m, e)
+		}
+	}
+	for _, m := range []string{MethodSample, MethodPlain, MethodReference} {
+		if !methods[m] {
+			t.Errorf("no %s row", m)
+		}
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+		t.Errorf("figure not written: %v", err)
+	}
+}
+
+// TestCachedReference: the cached N = 10⁴, d = 20 reference agrees with a
+// fresh, shorter run of the reference sampler from another seed, every
+// mean and sd within 4.5 combined Monte Carlo standard errors.
+func TestCachedReference(t *testing.T) {
+	t.Parallel()
+	dir, err := refDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := Case{N: 10000, D: 20}
+	ref, err := ReadReference(dir, cs)
+	if err != nil || ref == nil {
+		t.Fatalf("no cached reference for %s: %v", cs.Name(), err)
+	}
+	if ref.MinESS < 10*4000 || ref.MaxRHat > 1.01 {
+		t.Errorf("cached reference: min ESS %.0f, max R̂ %.4f; want ≥ 40,000 and ≤ 1.01", ref.MinESS, ref.MaxRHat)
+	}
+	m, err := Load(&cs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _, err := ComputeReference(context.Background(), cs, m, 2500, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range ref.Mean {
+		if e, tol := math.Abs(fresh.Mean[j]-ref.Mean[j]), 4.5*math.Hypot(fresh.MCSEMean[j], ref.MCSEMean[j]); e > tol {
+			t.Errorf("beta.%d: mean %v, cached %v: difference %.3g > %.3g", j+1, fresh.Mean[j], ref.Mean[j], e, tol)
+		}
+		if e, tol := math.Abs(fresh.SD[j]-ref.SD[j]), 4.5*math.Hypot(fresh.MCSESD[j], ref.MCSESD[j]); e > tol {
+			t.Errorf("beta.%d: sd %v, cached %v: difference %.3g > %.3g", j+1, fresh.SD[j], ref.SD[j], e, tol)
+		}
+	}
+}
+
+// TestWriteStan: -stan writes stan_logreg.R's format, the simulated data
+// as little-endian float64s, X row-major.
+func TestWriteStan(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := WriteStan(dir, 50, 3); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := logreg.Simulate(50, 3, dataSeed)
+	for name, v := range map[string][]float64{"X.bin": want.X, "y.bin": want.Y} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) != 8*len(v) {
+			t.Fatalf("%s: %d bytes, want %d", name, len(b), 8*len(v))
+		}
+		for i, x := range v {
+			if got := math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])); got != x {
+				t.Fatalf("%s value %d: %v, want %v", name, i, got, x)
+			}
+		}
+	}
+}
+
+// TestCompare: the mean error is the largest in sds, the sd error the
+// signed one of largest magnitude.
+func TestCompare(t *testing.T) {
+	r := &Reference{Mean: []float64{0, 1, 2}, SD: []float64{1, 2, 4}}
+	me, se := Compare(r, []float64{0.05, 0.8, 2}, []float64{1.05, 1.7, 4.2})
+	if math.Abs(me-0.1) > 1e-12 || math.Abs(se+0.15) > 1e-12 {
+		t.Errorf("Compare: %v, %v; want 0.1, −0.15", me, se)
+	}
+}
