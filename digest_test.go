@@ -198,26 +198,26 @@ func TestSamplerDigests(t *testing.T) {
 // sampleCVDigests pin Sample's runs with control variates (the default
 // since the scale issue added them).
 var sampleCVDigests = map[string]string{
-	"SGLD":    "529ba0c7da7ed6b9",
-	"SGHMC":   "b42707ea9cc4e41a",
-	"SGNHT":   "ceff9d33ca39e0ec",
-	"gSGRHMC": "b42707ea9cc4e41a",
-	"HAMCMC":  "e113c4ac9f8db4fe",
-	"pSGLD":   "6fc35d2961845a0a",
+	"SGLD":    "0731d1f6e0a2b1ab",
+	"SGHMC":   "6a9493edcc9a5221",
+	"SGNHT":   "4252e52d1d96f61a",
+	"gSGRHMC": "6a9493edcc9a5221",
+	"HAMCMC":  "3273c31feae0b7de",
+	"pSGLD":   "6a3f112a8974a862",
 }
 
 // sampleDigests pin Sample's runs with PlainMinibatch. Before the scale
 // issue they were the runs of the restructuring (SGLD 0eb809c72768fa05,
 // SGHMC ff548d4119734d7e, …): PlainMinibatch then drew those bits exactly;
-// the new thinning rule (a third of the predicted autocorrelation time,
+// the new thinning rule (40 % of the predicted autocorrelation time,
 // rounded up, instead of a quarter rounded) changed them.
 var sampleDigests = map[string]string{
-	"SGLD":    "d31cb5115c01007d",
-	"SGHMC":   "d155390700aefc14",
-	"SGNHT":   "6bb15a7beb0db47f",
-	"gSGRHMC": "d155390700aefc14",
-	"HAMCMC":  "39dd01af3ef7d75f",
-	"pSGLD":   "5b1d04f19a7e6294",
+	"SGLD":    "0beeaf8184b9eafe",
+	"SGHMC":   "94d93783387bc142",
+	"SGNHT":   "1749549862e3f9b6",
+	"gSGRHMC": "94d93783387bc142",
+	"HAMCMC":  "ed4392cf9df4b528",
+	"pSGLD":   "ebf8d7955198f63a",
 }
 
 // TestSampleDigests: one Sample run per method draws what it drew when the

@@ -24,8 +24,9 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 	if e.center != nil {
 		// The control variate's noise grows as ‖θ − θ̂‖²: probe both
 		// estimators at the same points of the typical set, at the same
-		// batch size, and take the control variate if its noise is below
-		// the plain minibatch's by more than its extra cost.
+		// batch size, and take the control variate if the batch it needs
+		// to keep the heat within bound, at twice the cost per item, is
+		// cheaper than the plain minibatch's.
 		nc := min(e.N, cvFirstBatch)
 		if s.BatchSize > 0 {
 			nc = s.BatchSize
@@ -39,7 +40,7 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 		if err != nil {
 			return err
 		}
-		if cvCost*noiseOf(vc, w).worstQ < noiseOf(vp, w).worstQ {
+		if cvCost*e.batchFor(noiseOf(vc, w).worstQ, nc, a.Eps, r, s) < e.batchFor(noiseOf(vp, w).worstQ, nc, a.Eps, r, s) {
 			e.sampling, n0, v0 = e.cvSampling, nc, vc
 			a.Center, a.CenterGrad = e.center, e.cgrad
 		}
@@ -141,6 +142,24 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 		}
 	}
 	return nil
+}
+
+// batchFor is the batch, as a real number, whose noise along the worst
+// direction keeps the excess temperature εV/(2C) (doc/equations.md §13.3)
+// at MaxHeat, from the noise q measured at batch size nc, with V(n) =
+// V(nc)·(nc/n)(1 − n/N)/(1 − nc/N) (without replacement) and C the
+// method's smallest friction (1 without momentum). At most N.
+func (e *chainEnv) batchFor(q float64, nc int, eps float64, r MethodRules, s *SampleSettings) float64 {
+	c := 1.0
+	if r.Momentum {
+		c = math.Max(r.MinFriction, autocorrMinFriction)
+	}
+	qmax := 2 * s.MaxHeat * c / eps // the noise the heat bound allows
+	fN, fc := float64(e.N), float64(nc)
+	if nc >= e.N || q <= 0 {
+		return fc
+	}
+	return fN / (1 + fN*qmax*(1-fc/fN)/(q*fc))
 }
 
 // probe estimates the covariance of the whitened gradient noise of

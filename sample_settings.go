@@ -39,7 +39,7 @@ type SampleSettings struct {
 	// 1000.
 	Draws int
 	// Thin keeps every Thin-th state. Zero means chosen from the adapted
-	// step size so that successive draws are at least a third of the
+	// step size so that successive draws are at least 40 % of the
 	// predicted autocorrelation time apart.
 	Thin int
 	// Seed seeds every chain's stream (ChainSource(Seed, c)).

@@ -104,11 +104,11 @@ const (
 	// Phase 5: thinning and burn-in from the predicted autocorrelation
 	// time τ, with the smallest whitened curvature taken as
 	// autocorrLowCurvature and a friction below autocorrMinFriction
-	// counted as that: Thin = τ/thinPerAutocorr, BurnIn =
+	// counted as that: Thin = ⌈τ/thinPerAutocorr⌉, BurnIn =
 	// max(minBurnIn, burnInAutocorrs·τ).
 	autocorrLowCurvature = 0.5
 	autocorrMinFriction  = 0.5
-	thinPerAutocorr      = 3
+	thinPerAutocorr      = 2.5
 	burnInAutocorrs      = 3
 	minBurnIn            = 100
 
