@@ -232,14 +232,23 @@ func testSampleFrozenByHand(t *testing.T, plain bool) {
 // TestSampleGOMAXPROCS: the same seed gives the same draws for any
 // GOMAXPROCS.
 func TestSampleGOMAXPROCS(t *testing.T) {
-	m := newLinReg(300, 0, 1, 3)
+	testSampleGOMAXPROCS(t, newLinReg(300, 0, 1, 3), []float64{0, 0})
+	// Data in several parts of a full pass, so that the control variate's
+	// centre is found on every core.
+	testSampleGOMAXPROCS(t, batchLogit{newLogitModel(2*passPart+5, 3, 8)}, []float64{0, 0, 0})
+}
+
+func testSampleGOMAXPROCS(t *testing.T, m Model, theta0 []float64) {
 	var ref *Result
 	for _, p := range []int{1, 2, 8} {
 		old := runtime.GOMAXPROCS(p)
-		res, err := Sample(context.Background(), Problem{Model: m}, []float64{0, 0}, &SampleSettings{Seed: 4, Draws: 100}, SGLDMethod{})
+		res, err := Sample(context.Background(), Problem{Model: m}, theta0, &SampleSettings{Seed: 4, Draws: 100, Chains: 2}, SGLDMethod{})
 		runtime.GOMAXPROCS(old)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if res.Adapted[0].Center == nil {
+			t.Errorf("%T: the chain did not use a control variate", m)
 		}
 		if ref == nil {
 			ref = res
