@@ -31,11 +31,14 @@
 //
 // Sample: sgmcmc.Sample with the defaults (SGHMC, 4 chains × 1,000 draws,
 // seed -seed) from β = 0. Sample-noCV: the same with PlainMinibatch, plain
-// minibatch gradients, at N = 10⁴ and 10⁵ (and 10⁶ with -full). reference:
+// minibatch gradients, at N = 10⁴ and 10⁵ (and 10⁶ with -full), with 250
+// draws per chain unless -draws is given (its cost per effective draw is a
+// rate, and 4×1,000 draws at N = 10⁵ would take most of the time budget). reference:
 // the exact full-batch sampler (below), 4 chains × 1,000 draws, at the same
 // N. Each row has
 //
 //	n, d, data, method
+//	draws           draws per chain
 //	batch           largest minibatch size of the chains (N for reference)
 //	setup_passes    largest number of full-data passes a chain's warmup made to
 //	                find its control-variate centre (Newton passes for reference)
