@@ -84,7 +84,6 @@ type chainEnv struct {
 	model         Model
 	counted       Model
 	center, cgrad []float64
-	centerZ       []float64 // the centre in the whitened coordinates
 	passes        int
 }
 
