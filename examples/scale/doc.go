@@ -109,8 +109,24 @@
 //
 // # Results
 //
-// To be filled in after control variates are merged into Sample: until
-// then PlainMinibatch is ignored, SetupPasses is 0 and the batch adapts to
-// 0.8·N, so the Sample and Sample-noCV rows coincide and the default run
-// at N = 10⁶ is far slower than it will be.
+// The default run, 2026-11-27, 5 min 20 s wall on 2 cores shared with a
+// Stan run (CPU ms per effective draw is process CPU time, setup passes
+// included):
+//
+//	N, d        method        batch   setup  evals/ESS  CPU ms/ESS  mean err  sd err  R̂
+//	10⁴, 20     Sample          100     5      2,909      0.45      0.045    +4.2 %  1.001
+//	10⁴, 20     Sample-noCV   8,000     0     90,218     10         0.075    +5.1 %  1.006
+//	10⁴, 20     reference    10,000    19     15,433      0.70      0.042    −2.7 %  1.005
+//	10⁵, 20     Sample          100     7      3,112      0.85      0.038    +4.6 %  1.002
+//	10⁵, 20     Sample-noCV  80,000     0    807,748    313         0.077    +5.0 %  1.006
+//	10⁵, 20     reference   100,000    19    155,011      9.1       0.024    −2.5 %  1.002
+//	10⁶, 20     Sample          200    10      3,381      2.1       0.040    +3.8 %  1.002
+//	10⁵, 100    Sample          800     7     25,557     16         0.045    +5.5 %  1.002
+//	a9a         Sample       26,048    12    464,283     33         0.058    +3.7 %  1.004
+//
+// With control variates the batch and the evaluations per effective draw
+// stay flat in N (1.16× from 10⁴ to 10⁶); without them they grow as N.
+// The CPU time still grows, through the setup passes, which are most of it
+// at 10⁶. On a9a Sample keeps plain minibatches: its posterior is not
+// concentrated enough for a control variate to pay its double cost.
 package main
