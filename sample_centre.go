@@ -46,12 +46,7 @@ const (
 // noise probe decides whether it is worth using.
 func (e *chainEnv) centre(w *whitening, hs []*mat.SymDense) error {
 	d := e.d
-	avg := mat.NewSymDense(d, nil)
-	for _, h := range hs {
-		avg.AddSym(avg, h)
-	}
-	avg.ScaleSym(1/float64(len(hs)), avg)
-	inv, _, ok := regularisedInverse(avg, eigFloor)
+	inv, ok := meanInverse(hs)
 	if !ok {
 		return nil // no usable curvature: plain minibatches
 	}
@@ -123,8 +118,13 @@ func (e *chainEnv) probePoints(w *whitening, k int) [][]float64 {
 }
 
 // cvSampling returns the chain's control-variate gradient of batch size n.
-func (e *chainEnv) cvSampling(n int) (Gradient, error) {
-	return NewControlVariate(e.counted, e.center, n, false, rand.NewPCG(e.mbSeed[0], e.mbSeed[1]),
+func (e *chainEnv) cvSampling(n int) (Gradient, error) { return e.controlVariate(n, 0) }
+
+// controlVariate returns the chain's control variate of batch size n,
+// its batches drawn from the minibatch seed with salt xored into its
+// first word.
+func (e *chainEnv) controlVariate(n int, salt uint64) (Gradient, error) {
+	return NewControlVariate(e.counted, e.center, n, false, rand.NewPCG(e.mbSeed[0]^salt, e.mbSeed[1]),
 		&ControlVariateSettings{CenterGrad: e.cgrad})
 }
 
@@ -139,10 +139,7 @@ func (e *chainEnv) chooseWindowGrad(w *whitening) error {
 	if cvCost*n >= e.nFixed {
 		return nil
 	}
-	sampling := func(n int) (Gradient, error) {
-		return NewControlVariate(e.counted, e.center, n, false, rand.NewPCG(e.mbSeed[0]^windowBatchSeed, e.mbSeed[1]),
-			&ControlVariateSettings{CenterGrad: e.cgrad})
-	}
+	sampling := func(n int) (Gradient, error) { return e.controlVariate(n, windowBatchSeed) }
 	v, err := e.probe(sampling, n, w, e.probePoints(w, cvProbePoints))
 	if err != nil {
 		return err

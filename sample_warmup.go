@@ -454,12 +454,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	// Average the curvature (all Hessians are in the same coordinates),
 	// invert, and blend the windows' covariance with a weight that grows
 	// with their effective size (about n·ε/2 draws).
-	avg := mat.NewSymDense(d, nil)
-	for _, h := range hs {
-		avg.AddSym(avg, h)
-	}
-	avg.ScaleSym(1/float64(len(hs)), avg)
-	inv, _, ok := regularisedInverse(avg, eigFloor)
+	inv, ok := meanInverse(hs)
 	if !ok {
 		return nil, nil, errorf(ErrNonFinite, "Sample: warmup: degenerate curvature")
 	}
@@ -493,6 +488,18 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 		out[k] = reexpress(h, t)
 	}
 	return nw, out, nil
+}
+
+// meanInverse returns the regularised inverse of the mean of the
+// Hessians hs (all in the same coordinates), or false if it has none.
+func meanInverse(hs []*mat.SymDense) (*mat.SymDense, bool) {
+	avg := mat.NewSymDense(hs[0].SymmetricDim(), nil)
+	for _, h := range hs {
+		avg.AddSym(avg, h)
+	}
+	avg.ScaleSym(1/float64(len(hs)), avg)
+	inv, _, ok := regularisedInverse(avg, eigFloor)
+	return inv, ok
 }
 
 // transition returns L_old⁻¹ L_new.
