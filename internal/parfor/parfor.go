@@ -11,6 +11,7 @@ package parfor
 
 import (
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -22,6 +23,17 @@ type Job struct {
 	n      int64
 	next   atomic.Int64 // next part to hand out
 	active atomic.Int32 // helpers inside work()
+	// panicked holds the first panic of a part, raised again by Run on
+	// its caller's goroutine once every part is done.
+	panicked atomic.Pointer[Panic]
+}
+
+// Panic is the value Run panics with when a part panicked: the part's
+// panic value and the stack of the goroutine that ran it (a helper's, or
+// the caller's). A caller that recovers it can tell where the panic began.
+type Panic struct {
+	Value any
+	Stack []byte
 }
 
 // NewJob returns a Job whose parts are done by part(k).
@@ -31,6 +43,12 @@ func NewJob(part func(k int)) *Job { return &Job{part: part} }
 // With one part or GOMAXPROCS = 1 it calls them in order on the calling
 // goroutine; otherwise idle helpers join in. A Job must not be Run by two
 // goroutines at once.
+//
+// A part that panics on a helper does not end the program: Run lets the
+// other parts finish and then panics on its caller's goroutine with a
+// *Panic (the first part's panic, whichever goroutine ran it), which the
+// caller can recover as if the parts had run there. With one part or
+// GOMAXPROCS = 1 a panic propagates unchanged.
 func (j *Job) Run(n int) {
 	procs := runtime.GOMAXPROCS(0)
 	if procs == 1 || n <= 1 {
@@ -43,6 +61,7 @@ func (j *Job) Run(n int) {
 	startHelpers(h)
 	j.n = int64(n)
 	j.next.Store(0)
+	j.panicked.Store(nil)
 	post(j, h)
 	j.work()
 	// Every part is done once every helper that joined has left work();
@@ -50,6 +69,9 @@ func (j *Job) Run(n int) {
 	current.CompareAndSwap(j, nil)
 	for j.active.Load() != 0 {
 		runtime.Gosched()
+	}
+	if p := j.panicked.Load(); p != nil {
+		panic(p)
 	}
 }
 
@@ -60,8 +82,24 @@ func (j *Job) work() {
 		if k >= j.n {
 			return
 		}
-		j.part(int(k))
+		j.safePart(int(k))
 	}
+}
+
+// safePart runs part k, recording a panic instead of letting it unwind
+// the goroutine; the remaining parts are abandoned.
+func (j *Job) safePart(k int) {
+	defer func() {
+		if v := recover(); v != nil {
+			p, ok := v.(*Panic)
+			if !ok {
+				p = &Panic{Value: v, Stack: debug.Stack()}
+			}
+			j.panicked.CompareAndSwap(nil, p)
+			j.next.Store(j.n) // no more parts
+		}
+	}()
+	j.part(k)
 }
 
 // maxHelpers bounds the helper goroutines.

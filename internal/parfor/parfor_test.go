@@ -5,8 +5,10 @@
 package parfor
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -52,5 +54,41 @@ func TestRunAllocs(t *testing.T) {
 	job.Run(len(out))
 	if a := testing.AllocsPerRun(100, func() { job.Run(len(out)) }); a != 0 {
 		t.Errorf("Run allocates %v times", a)
+	}
+}
+
+// TestPanicPropagates: a part that panics, on whichever goroutine runs it,
+// surfaces as a *Panic on Run's caller after the other parts finish, and
+// the Job runs again normally afterwards.
+func TestPanicPropagates(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS ≥ 2 for helpers")
+	}
+	for bad := range 8 {
+		j := NewJob(func(k int) {
+			if k == bad {
+				panic(fmt.Sprintf("part %d", k))
+			}
+		})
+		func() {
+			defer func() {
+				v := recover()
+				p, ok := v.(*Panic)
+				if !ok {
+					t.Fatalf("recovered %v (%T), want a *Panic", v, v)
+				}
+				if p.Value != fmt.Sprintf("part %d", bad) || len(p.Stack) == 0 {
+					t.Errorf("Panic{%v, %d-byte stack}", p.Value, len(p.Stack))
+				}
+			}()
+			j.Run(8)
+			t.Fatal("Run returned without panicking")
+		}()
+		var n atomic.Int64
+		j2 := NewJob(func(int) { n.Add(1) })
+		j2.Run(8)
+		if n.Load() != 8 {
+			t.Errorf("after a panic, a Job ran %d of 8 parts", n.Load())
+		}
 	}
 }
