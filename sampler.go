@@ -68,14 +68,17 @@ type RunOptions struct {
 //
 // If ctx is cancelled, or a step or the callback fails, Run returns the
 // draws kept so far together with the error (ctx.Err() for cancellation).
-// Draws kept before a failure are never lost. Run itself allocates only the
-// Chain.
+// Draws kept before a failure are never lost. A panic in the sampler's
+// Step (and so in the gradient or model it calls), the Schedule, the
+// Callback or LogDensity is recovered and ends the run the same way, with
+// a *PanicError naming the step and what panicked. Run itself allocates
+// only the Chain.
 //
 // Run checks its arguments before the first step: a nil ctx, sampler or
 // Schedule is an error wrapping ErrNil; a negative length, a run whose
 // Start + BurnIn + Draws·Thin overflows int, or Draws·Dim beyond what a
 // Chain can hold (2³⁴ floats) is an error wrapping ErrRange.
-func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
+func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error) {
 	if ctx == nil {
 		return nil, errorf(ErrNil, "Run: nil context (use context.Background())")
 	}
@@ -100,7 +103,25 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 	if w > 0 && o.Draws > maxChainFloats/w {
 		return nil, errorf(ErrRange, "Run: Draws·Dim = %d·%d floats is more than a Chain can hold (%d)", o.Draws, w, maxChainFloats)
 	}
+	if err := checkMemory("Run", fmt.Sprintf("Draws·Dim = %d·%d draws", o.Draws, w), o.chainBytes(d, w), 0); err != nil {
+		return nil, err
+	}
 	c := &Chain{Dim: w, Draws: make([]float64, o.Draws*w), Eps: make([]float64, 0, o.Draws)}
+	// A panic in the sampler, the schedule or a callback (user code, or
+	// code calling it) ends the run like an error: the draws so far are
+	// kept and a *PanicError names what panicked and at which step.
+	var t int
+	in := "Sampler.Step"
+	defer func() {
+		if v := recover(); v != nil {
+			p := asPanic(v, in)
+			if p.Step == 0 {
+				p.Step, p.Phase = t, "sampling"
+			}
+			c.Draws = c.Draws[:c.Len()*w]
+			chain, err = c, p
+		}
+	}()
 	if o.Coords != nil {
 		c.Coords = append([]int{}, o.Coords...)
 	}
@@ -122,7 +143,7 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 		c.Divergent = make([]bool, 0, o.Draws)
 	}
 	done := ctx.Done()
-	for t := 1; t <= total; t++ {
+	for t = 1; t <= total; t++ {
 		if done != nil {
 			select {
 			case <-done:
@@ -131,7 +152,9 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 			default:
 			}
 		}
+		in = "Schedule.StepSize"
 		eps := o.Schedule.StepSize(o.Start + t)
+		in = "Sampler.Step"
 		if err := s.Step(eps); err != nil {
 			c.Draws = c.Draws[:c.Len()*w]
 			return c, err
@@ -141,14 +164,21 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 		var nd int
 		var last Divergence
 		if dc != nil {
+			in = "DivergenceCounter.Divergences"
 			nd, last = dc.Divergences()
 			c.Divergences = nd - div0
 		}
 		if kept {
+			in = "LogDensity"
+			lp := 0.0
+			if o.LogDensity != nil {
+				lp = o.LogDensity(s.Position())
+			}
+			in = "Sampler.Position"
 			c.keep(s.Position(), eps)
 			c.Eps = append(c.Eps, eps)
 			if o.LogDensity != nil {
-				c.LogDensity = append(c.LogDensity, o.LogDensity(s.Position()))
+				c.LogDensity = append(c.LogDensity, lp)
 			}
 			if dc != nil {
 				c.Divergent = append(c.Divergent, nd > divKept)
@@ -161,6 +191,7 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (*Chain, error) {
 				What: fmt.Sprintf("%d divergent transitions in %d steps (more than the %d allowed; the last changed the potential by %.3g nats): the step size is too large for this posterior's curvature", c.Divergences, t, maxDiv, last.DeltaU)}
 		}
 		if o.Callback != nil {
+			in = "Callback"
 			if err := o.Callback(StepInfo{T: t, Eps: eps, Kept: kept, Sampler: s}); err != nil {
 				c.Draws = c.Draws[:c.Len()*w]
 				if errors.Is(err, ErrStop) {
@@ -199,6 +230,16 @@ func (o *RunOptions) check(who string) (thin, total int, err error) {
 		return 0, 0, errorf(ErrRange, "%s: Start + BurnIn + Draws·Thin = %d + %d overflows", who, o.Start, total)
 	}
 	return thin, total, nil
+}
+
+// chainBytes is the memory of the Chain that a run of these options
+// keeps for a sampler of dimension d keeping w floats per draw.
+func (o *RunOptions) chainBytes(d, w int) float64 {
+	b := floatBytes(o.Draws, w+2) // draws, step sizes, log densities
+	if o.Moments {
+		b += floatBytes(4, d)
+	}
+	return b
 }
 
 // width validates o.Coords for a sampler of dimension d and returns the
