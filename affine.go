@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"fmt"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -57,6 +58,9 @@ func NewAffine(grad Gradient, shift, lower, diag []float64) (*Affine, error) {
 	case (lower == nil) == (diag == nil):
 		return nil, errorf(ErrUnsupported, "NewAffine: give exactly one of lower and diag")
 	case lower != nil:
+		if err := checkMemory("NewAffine", fmt.Sprintf("a copy of lower (%d × %d)", d, d), floatBytes(d, d), 0); err != nil {
+			return nil, err
+		}
 		if err := checkVector("NewAffine", "lower", lower, d*d, anyFinite); err != nil {
 			return nil, err
 		}

@@ -31,6 +31,9 @@ func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 	if v != nil && len(v) != r.d {
 		return errorf(ErrDimension, "Check: noise variance has length %d, want %d", len(v), r.d)
 	}
+	if err := checkMemory("Check", fmt.Sprintf("the dense operators at z (%d × %d)", r.n, r.n), floatBytes(8, r.n, r.n), 0); err != nil {
+		return err
+	}
 	zc := append([]float64(nil), z...)
 	n := r.n
 	tol := 1e-9

@@ -6,6 +6,7 @@ package sgmcmc
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -208,6 +209,9 @@ func NewSymFunc(n int, f func(dst *mat.SymDense, z []float64)) (*SymMatrix, erro
 	}
 	if f == nil {
 		return nil, errorf(ErrNil, "NewSymFunc: nil function")
+	}
+	if err := checkMemory("NewSymFunc", fmt.Sprintf("two %d × %d matrices", n, n), floatBytes(2, n, n), 0); err != nil {
+		return nil, err
 	}
 	return &SymMatrix{n: n, f: f, m: mat.NewSymDense(n, nil), chol: make([]float64, n*n), u: make([]float64, n)}, nil
 }

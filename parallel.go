@@ -12,6 +12,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -99,6 +100,15 @@ func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain in
 			return nil, &ChainError{Chain: c, Err: errorf(ErrNil, "newSampler returned a nil sampler")}
 		}
 		samplers[c] = s
+	}
+	var need float64
+	for _, s := range samplers {
+		if w, err := o.width(s.Dim()); err == nil {
+			need += o.chainBytes(s.Dim(), w)
+		}
+	}
+	if err := checkMemory("RunChains", fmt.Sprintf("%d chains of %d draws", k, o.Draws), need, 0); err != nil {
+		return nil, err
 	}
 
 	inner, cancel := context.WithCancelCause(ctx)
@@ -212,7 +222,9 @@ type ChainError struct {
 }
 
 // Error names the chain and its error.
-func (e *ChainError) Error() string { return fmt.Sprintf("sgmcmc: chain %d: %v", e.Chain, e.Err) }
+func (e *ChainError) Error() string {
+	return fmt.Sprintf("sgmcmc: chain %d: %s", e.Chain, strings.TrimPrefix(fmt.Sprint(e.Err), "sgmcmc: "))
+}
 
 // Unwrap returns e.Err.
 func (e *ChainError) Unwrap() error { return e.Err }

@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -133,6 +134,9 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 		return nil, errorf(ErrUnsupported, "NewSGRHMCDense: Friction is supported for diagonal metrics only")
 	}
 	d := len(theta0)
+	if err := checkMemory(who, fmt.Sprintf("a dense metric's derivatives (d = %d: d + 6 matrices of d × d)", d), floatBytes(d+6, d, d), 0); err != nil {
+		return nil, err
+	}
 	mc := newDenseMetricCache(metric, max(d, 1), -0.5)
 	if err := checkTheta0(who, theta0); err != nil {
 		return nil, err

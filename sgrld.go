@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -76,6 +77,9 @@ func NewSGRLDDense(grad Gradient, theta0 []float64, metric DenseMetric, src rand
 		return nil, err
 	}
 	d := len(theta0)
+	if err := checkMemory(who, fmt.Sprintf("a dense metric's derivatives (d = %d: d + 6 matrices of d × d)", d), floatBytes(d+6, d, d), 0); err != nil {
+		return nil, err
+	}
 	mc := newDenseMetricCache(metric, d, -1)
 	dm, err := NewSymFunc(d, func(dst *mat.SymDense, _ []float64) { dst.CopySym(mc.inv) })
 	if err != nil {
