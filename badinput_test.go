@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -30,6 +32,7 @@ type badCase struct {
 	step    bool
 	defined bool
 	substr  string // if not empty, the error message must contain it
+	child   bool   // run in a child process (runInChild)
 }
 
 // outcome classifies a case for the closing counts.
@@ -459,44 +462,17 @@ func wantNil(x []float64) error {
 // logged (go test -v -run TestBadInputCatalogue).
 func TestBadInputCatalogue(t *testing.T) {
 	t.Parallel()
-	cases := badInputCases()
+	cases := append(badInputCases(), sampleBadCases()...)
 	counts := map[string]int{}
 	for _, c := range cases {
-		err := func() (err error) {
-			defer func() {
-				if p := recover(); p != nil {
-					err = fmt.Errorf("panic: %v", p)
-				}
-			}()
-			return c.run()
-		}()
 		counts[c.outcome()]++
-		switch {
-		case err != nil && strings.HasPrefix(err.Error(), "panic: "):
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		case c.defined:
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
+		t.Run(subtestName(c.name), func(t *testing.T) {
+			if c.child {
+				runInChild(t, c.name)
+				return
 			}
-			continue
-		case err == nil:
-			t.Errorf("%s: no error, want %s", c.name, c.outcome())
-			continue
-		}
-		if c.want != nil && !errors.Is(err, c.want) {
-			t.Errorf("%s: err = %v, want %s", c.name, err, c.outcome())
-		}
-		var se *StepError
-		if c.step && !errors.As(err, &se) {
-			t.Errorf("%s: err = %v (%T), want a *StepError", c.name, err, err)
-		}
-		if c.substr != "" && !strings.Contains(err.Error(), c.substr) {
-			t.Errorf("%s: err = %v, want a message containing %q", c.name, err, c.substr)
-		}
-		if !strings.HasPrefix(err.Error(), "sgmcmc: ") {
-			t.Errorf("%s: message %q does not start with \"sgmcmc: \"", c.name, err)
-		}
+			c.check(t)
+		})
 	}
 	if len(cases) < 80 {
 		t.Errorf("%d cases, want at least 80", len(cases))
@@ -510,4 +486,84 @@ func TestBadInputCatalogue(t *testing.T) {
 	for _, k := range keys {
 		t.Logf("  %3d  %s", counts[k], k)
 	}
+}
+
+// subtestName makes a case's name a subtest name one level deep.
+func subtestName(name string) string { return strings.ReplaceAll(name, "/", "∕") }
+
+// check runs the case and reports an outcome other than its documented one.
+func (c badCase) check(t *testing.T) {
+	err := func() (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("panic: %v", p)
+			}
+		}()
+		return c.run()
+	}()
+	t.Log(err)
+	switch {
+	case err != nil && strings.HasPrefix(err.Error(), "panic: "):
+		t.Fatal(err)
+	case c.defined:
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	case err == nil:
+		t.Fatalf("no error, want %s", c.outcome())
+	}
+	if c.want != nil && !errors.Is(err, c.want) {
+		t.Errorf("err = %v, want %s", err, c.outcome())
+	}
+	var se *StepError
+	if c.step && !errors.As(err, &se) {
+		t.Errorf("err = %v (%T), want a *StepError", err, err)
+	}
+	if c.substr != "" && !strings.Contains(err.Error(), c.substr) {
+		t.Errorf("err = %v, want a message containing %q", err, c.substr)
+	}
+	if !strings.HasPrefix(err.Error(), "sgmcmc: ") {
+		t.Errorf("message %q does not start with \"sgmcmc: \"", err)
+	}
+}
+
+// badInputChildEnv names the case a child process runs (runInChild).
+const badInputChildEnv = "SGMCMC_BADINPUT_CASE"
+
+// runInChild runs the case in a child process of the test binary, so that
+// a panic on a goroutine of the library's, which no recover in the test
+// can catch, fails this case instead of killing every test.
+func runInChild(t *testing.T, name string) {
+	if testing.Short() && raceEnabled {
+		t.Skip("child processes under -race -short: covered by the plain run")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBadInputChildProcess$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), badInputChildEnv+"="+name)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "case ran: ") {
+		t.Fatalf("in a child process: %v\n%s", err, out)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, "badinput_test.go") {
+			t.Log(strings.TrimSpace(l))
+		}
+	}
+}
+
+// TestBadInputChildProcess runs the one case named by badInputChildEnv; it
+// does nothing in a normal run.
+func TestBadInputChildProcess(t *testing.T) {
+	name := os.Getenv(badInputChildEnv)
+	if name == "" {
+		t.Skip("runs only as the child of a bad-input case")
+	}
+	for _, c := range sampleBadCases() {
+		if c.name == name {
+			c.check(t)
+			fmt.Println("case ran: " + name)
+			return
+		}
+	}
+	t.Fatalf("no case %q", name)
 }

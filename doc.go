@@ -70,6 +70,8 @@
 // (the Newton and Langevin-window phases, and one documented block of
 // every tuning constant of warmup, phase by phase), sample_batch.go (the
 // gradient-noise probe choosing batch size, B̂ and friction),
+// sample_stop.go (the partial Result of a run that stops early, and the
+// memory check),
 // sample_curvature.go (finite-difference Hessians, power iteration),
 // sample_method.go (the Method interface and MethodRules), and one
 // sample_method_<name>.go per method (SGLDMethod, SGHMCMethod,
@@ -109,6 +111,18 @@
 // naming the step and the coordinate (wrapping ErrNonFiniteGradient or
 // ErrDivergence where that is the cause), and leaves the sampler as it was. No
 // function of the package panics on bad input.
+//
+// User code the package calls — a Model, a Gradient, a callback, a
+// Method's or Sampler's methods — may panic: Run, RunChains and Sample
+// recover the panic, keep the draws so far and return a *PanicError
+// naming the function, the phase and the step (inside a *ChainError for
+// the chain); panics inside the package's parallel loops reach the
+// caller's goroutine the same way. A run that stops early, for whatever
+// reason, returns what it kept together with the error (for Sample, a
+// partial Result; sample_stop.go). Before allocating anything whose size
+// the caller chose (a chain's draws, d × d matrices), the package compares
+// it with MemoryLimit and returns an error wrapping ErrRange instead of
+// running out of memory.
 //
 // The update rules the code implements are derived, in our words, in
 // doc/equations.md of the repository; comments cite its sections as §n.

@@ -10,8 +10,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-
-	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
 
 // Sample runs K chains of a sampler on p from dispersed starts around
@@ -24,9 +22,18 @@ import (
 // before any work.
 //
 // Each chain c draws everything from ChainSource(s.Seed, c), so the result
-// is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once. If
-// ctx is cancelled, Sample returns what it has with ctx.Err(). A chain that
-// fails returns its draws so far and Sample returns a *ChainError.
+// is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once.
+//
+// A run that stops early — ctx cancelled (warmup looks at it every few
+// hundred gradient evaluations), the Callback returning ErrStop or an
+// error, a chain failing, or a panic in user code (Model, Gradient,
+// Callback, Method), which Sample recovers into a *PanicError naming the
+// function, the phase and the step — returns a partial *Result, with the
+// draws each chain kept, their summary and warnings and first a warning
+// saying why the run stopped, together with an error wrapping the cause
+// (a *ChainError naming the chain, or ctx's error). sample_stop.go states
+// the contract in full. Before any chain starts, a run whose draws and
+// warmup matrices would not fit in SampleSettings.MemoryLimit is refused.
 //
 // Warmup: (1) from the start, trust-region Newton steps on a fixed batch
 // (curvature from finite-difference Hessian-vector products, eigenvalues
@@ -44,15 +51,28 @@ import (
 // warmup halves ε; a warmup that has to shrink ε by 10¹² returns an error.
 // sample_warmup.go lists the phases and names every constant.
 func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSettings, method Method) (*Result, error) {
+	if ctx == nil {
+		return nil, errorf(ErrNil, "Sample: nil context (use context.Background())")
+	}
 	s, err := sampleDefaults(p, theta0, settings)
 	if err != nil {
 		return nil, err
 	}
-	if method == nil {
+	switch {
+	case method == nil:
 		method = SGHMCMethod{}
+	case isNil(method):
+		return nil, errorf(ErrNil, "Sample: nil method (a nil %T)", method)
 	}
-	rules, err := checkRules(method)
-	if err != nil {
+	var rules MethodRules
+	if err := protect("Method.Rules", func() (err error) { rules, err = checkRules(method); return err }); err != nil {
+		return nil, err
+	}
+	var name string
+	if err := protect("Method.Name", func() error { name = method.Name(); return nil }); err != nil {
+		return nil, err
+	}
+	if err := checkSampleMemory(len(theta0), s); err != nil {
 		return nil, err
 	}
 	ids := s.ChainIDs
@@ -62,7 +82,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			ids[c] = c
 		}
 	}
-	res := &Result{Method: method.Name(), Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
+	res := &Result{Method: name, Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
 	outs := make([]chainOut, len(ids))
 	errs := make([]error, len(ids))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -90,25 +110,17 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 		res.Warnings = append(res.Warnings, o.warnings...)
 		if errs[c] != nil && firstErr == nil {
 			if ctx.Err() != nil {
-				firstErr = ctx.Err()
+				firstErr = errorf(nil, "Sample: %w", ctx.Err())
 			} else {
 				firstErr = &ChainError{Chain: ids[c], Err: errs[c]}
 			}
 		}
 	}
-	if firstErr != nil {
-		return res, firstErr
-	}
-	res.Summary, err = diagnostics.NewTable(p.Names, res.Chains)
-	if err != nil {
-		return res, errorf(nil, "Sample: summary: %w", err)
-	}
-	res.Warnings = append(res.Warnings, sampleWarnings(res, s)...)
-	return res, nil
+	return res, res.summarise(p.Names, s, ids, firstErr)
 }
 
 // sampleWarnings states what the summary says is wrong.
-func sampleWarnings(r *Result, s *SampleSettings) []string {
+func sampleWarnings(r *Result, s *SampleSettings, chains int) []string {
 	var w []string
 	worstR, worstE := 0, 0
 	for j, p := range r.Summary {
@@ -122,7 +134,7 @@ func sampleWarnings(r *Result, s *SampleSettings) []string {
 	if p := r.Summary[worstR]; !(p.RHat <= 1.01) {
 		w = append(w, fmt.Sprintf("R̂ = %.3f for %s (above 1.01): the chains disagree; they have not converged or do not mix", p.RHat, p.Name))
 	}
-	if p := r.Summary[worstE]; !(p.ESSBulk >= 100*float64(len(r.Chains))) {
+	if p := r.Summary[worstE]; !(p.ESSBulk >= 100*float64(chains)) {
 		w = append(w, fmt.Sprintf("bulk ESS = %.0f for %s (below 100 per chain): too few effective draws for reliable estimates; run longer", p.ESSBulk, p.Name))
 	}
 	if r.Divergences > 0 {

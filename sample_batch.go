@@ -113,6 +113,12 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 			c = math.Max(r.MinFriction, autocorrMinFriction)
 		}
 		if q := f * math.Max(resid0, worstQ/uncorrectedShare); q > 0 {
+			if shrink := a.Eps * q / (2 * s.MaxHeat * c); shrink > maxNoiseShrink {
+				// Not a step any run could afford: the noise is the cause.
+				need := int(math.Ceil(e.batchFor(worstQ, n0, a.Eps, r, s)))
+				return errorf(ErrRange, "Sample: gradient noise: at BatchSize = %d it would heat the chain by %.3g%% (MaxHeat %.0f%%) at the step the curvature allows; keeping within MaxHeat would take a step %.3g times smaller and as many times more steps per draw; raise BatchSize (about %d keeps the heat within bound) or leave it 0 for Sample to choose",
+					n, 100*shrink*s.MaxHeat, 100*s.MaxHeat, shrink, need)
+			}
 			a.Eps = math.Min(a.Eps, 2*s.MaxHeat*c/q)
 		}
 		a.Heat, a.Friction = heat(n)

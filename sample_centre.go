@@ -69,6 +69,9 @@ func (e *chainEnv) centre(w *whitening, hs []*mat.SymDense) error {
 	bestNorm := math.Inf(1)
 	scale := 1.0 // the Newton step's length, quartered after a step that did not help
 	for e.passes < centreMaxPasses {
+		if err := e.ctx.Err(); err != nil {
+			return err
+		}
 		aff.Grad(g, z)
 		e.passes++
 		gn := floats.Norm(g, 2)

@@ -7,6 +7,7 @@ package sgmcmc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -19,14 +20,48 @@ type chainOut struct {
 	warnings         []string
 }
 
-// countModel counts per-datum likelihood-gradient evaluations.
+// userModel names the user's Model in a panic it raises (tag), so that
+// Sample's error says which user function failed. It counts nothing and
+// is safe for concurrent use (the full passes call it from helpers).
+type userModel struct{ Model }
+
+func (m userModel) LogLikGrad(dst, theta []float64, i int, scale float64) {
+	defer tag("Model.LogLikGrad")
+	m.Model.LogLikGrad(dst, theta, i, scale)
+}
+
+func (m userModel) LogPriorGrad(dst, theta []float64) {
+	defer tag("Model.LogPriorGrad")
+	m.Model.LogPriorGrad(dst, theta)
+}
+
+// userBatchModel is userModel for a BatchModel.
+type userBatchModel struct {
+	userModel
+	bm BatchModel
+}
+
+func (m userBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
+	defer tag("Model.LogLikGradBatch")
+	m.bm.LogLikGradBatch(dst, theta, idx, scale)
+}
+
+// guardModel returns m wrapped by userModel, keeping BatchModel.
+func guardModel(m Model) Model {
+	if bm, ok := m.(BatchModel); ok {
+		return userBatchModel{userModel{m}, bm}
+	}
+	return userModel{m}
+}
+
+// countModel counts per-datum likelihood-gradient evaluations (e.tick).
 type countModel struct {
-	Model
-	n *int64
+	Model // a userModel
+	e     *chainEnv
 }
 
 func (m countModel) LogLikGrad(dst, theta []float64, i int, scale float64) {
-	*m.n++
+	m.e.tick(1)
 	m.Model.LogLikGrad(dst, theta, i, scale)
 }
 
@@ -37,20 +72,26 @@ type countBatchModel struct {
 }
 
 func (m countBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
-	*m.n += int64(len(idx))
+	m.e.tick(int64(len(idx)))
 	m.bm.LogLikGradBatch(dst, theta, idx, scale)
 }
 
-// countGrad counts calls of a Gradient, forwarding SameBatchGradient.
+// countGrad counts calls of the user's Gradient (e.tick), forwarding
+// SameBatchGradient, and names it in a panic it raises.
 type countGrad struct {
 	g  Gradient
 	sb SameBatchGradient
-	n  *int64
+	e  *chainEnv
 }
 
-func (c *countGrad) Grad(dst, theta []float64) { *c.n++; c.g.Grad(dst, theta) }
+func (c *countGrad) Grad(dst, theta []float64) {
+	defer tag("Gradient.Grad")
+	c.e.tick(1)
+	c.g.Grad(dst, theta)
+}
 
 func (c *countGrad) NewBatch() {
+	defer tag("Gradient.NewBatch")
 	if c.sb != nil {
 		c.sb.NewBatch()
 	}
@@ -61,8 +102,30 @@ func (c *countGrad) GradSameBatch(dst, theta []float64) {
 		c.Grad(dst, theta)
 		return
 	}
-	*c.n++
+	defer tag("Gradient.GradSameBatch")
+	c.e.tick(1)
 	c.sb.GradSameBatch(dst, theta)
+}
+
+// cancelled is the panic value with which tick unwinds a warmup whose
+// context is done, from wherever in warmup's loops it is; sampleChain
+// recovers it and returns err.
+type cancelled struct{ err error }
+
+// cancelEvery is how many evaluations warmup does between looks at its
+// context: well under a millisecond of gradient work at any size.
+const cancelEvery = 256
+
+// tick counts k evaluations and, during warmup, looks at the context
+// every cancelEvery of them.
+func (e *chainEnv) tick(k int64) {
+	e.count += k
+	if e.warm && e.count >= e.nextLook {
+		e.nextLook = e.count + cancelEvery
+		if err := e.ctx.Err(); err != nil {
+			panic(cancelled{err})
+		}
+	}
 }
 
 // chainEnv is one chain's gradient sources.
@@ -85,6 +148,11 @@ type chainEnv struct {
 	counted       Model
 	center, cgrad []float64
 	passes        int
+	// ctx is the run's context; while warm, tick looks at it every
+	// cancelEvery evaluations, from nextLook on.
+	ctx      context.Context
+	warm     bool
+	nextLook int64
 }
 
 func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
@@ -92,12 +160,13 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 	mbSeed := [2]uint64{src.Uint64(), src.Uint64()}
 	e.mbSeed = mbSeed
 	if p.Model != nil {
-		var m Model = countModel{Model: p.Model, n: &e.count}
-		if bm, ok := p.Model.(BatchModel); ok {
-			m = countBatchModel{countModel: countModel{Model: p.Model, n: &e.count}, bm: bm}
+		um := guardModel(p.Model)
+		var m Model = countModel{Model: um, e: e}
+		if bm, ok := um.(BatchModel); ok {
+			m = countBatchModel{countModel: countModel{Model: um, e: e}, bm: bm}
 		}
 		e.N = p.Model.Len()
-		e.model, e.counted = p.Model, m
+		e.model, e.counted = um, m
 		nh := min(e.N, max(fixedBatchPerDim*d, fixedBatchMin))
 		e.nFixed = nh
 		fixedMB, err := NewMinibatch(m, nh, false, rand.NewPCG(mbSeed[0]^fixedBatchSeed, mbSeed[1]))
@@ -112,14 +181,18 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 		}
 		return e, nil
 	}
-	g, err := p.Gradient(c, rand.NewPCG(mbSeed[0], mbSeed[1]))
+	var g Gradient
+	err := protect("Problem.Gradient", func() (err error) {
+		g, err = p.Gradient(c, rand.NewPCG(mbSeed[0], mbSeed[1]))
+		return err
+	})
 	if err != nil {
 		return nil, errorf(nil, "Sample: the Problem's Gradient for chain %d: %w", c, err)
 	}
-	if g == nil {
-		return nil, errorf(ErrNil, "Sample: the Problem's Gradient returned nil for chain %d", c)
+	if err := checkGrad(fmt.Sprintf("Sample: the Problem's Gradient for chain %d", c), g, d); err != nil {
+		return nil, err
 	}
-	cg := &countGrad{g: g, n: &e.count}
+	cg := &countGrad{g: g, e: e}
 	cg.sb, _ = g.(SameBatchGradient)
 	if cg.sb != nil {
 		cg.sb.NewBatch()
@@ -133,15 +206,32 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 
 // sampleChain runs chain c: warmup, in the phases listed with their
 // constants in sample_warmup.go, then the frozen sampler.
-func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *SampleSettings, m Method, r MethodRules) (chainOut, error) {
-	var out chainOut
+func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *SampleSettings, m Method, r MethodRules) (out chainOut, err error) {
 	d := len(theta0)
 	dense := d <= s.DenseMax
 	src := ChainSource(s.Seed, c)
+	// A panic in user code during warmup ends the chain with a
+	// *PanicError naming the phase; Run recovers those of sampling itself,
+	// keeping the draws.
+	phase := "warmup: setup"
+	defer func() {
+		if v := recover(); v != nil {
+			if c, ok := unwrapCancel(v); ok {
+				err = c.err
+				return
+			}
+			p := asPanic(v, "sgmcmc's own code (a bug: please report it with the stack)")
+			if p.Phase == "" {
+				p.Phase = phase
+			}
+			err = p
+		}
+	}()
 	e, err := newChainEnv(c, p, d, src)
 	if err != nil {
 		return out, err
 	}
+	e.ctx, e.warm = ctx, true
 	out.adapted.Method = m
 	out.adapted.SamplerSeed = [2]uint64{src.Uint64(), src.Uint64()}
 	out.adapted.MinibatchSeed = e.mbSeed
@@ -151,6 +241,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		start[i] = v + s.StartScale*(2*e.rng.Float64()-1)
 	}
 	// Phase 1: Newton.
+	phase = "warmup: Newton"
 	w, hs, err := e.newton(start, dense)
 	if err != nil {
 		return out, err
@@ -161,6 +252,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// Phase 1b: the control variate's centre, the chain's full-data mode,
 	// and with data beyond the fixed batch the windows' gradient.
 	if e.model != nil && !s.PlainMinibatch {
+		phase = "warmup: control-variate centre"
 		if err := e.centre(w, hs); err != nil {
 			return out, err
 		}
@@ -174,6 +266,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		}
 	}
 	// Phase 2: Langevin windows.
+	phase = "warmup: Langevin windows"
 	w, hs, err = e.windows(w, hs, dense)
 	if err != nil {
 		return out, err
@@ -193,6 +286,10 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// iteration on the whitened Hessians.
 	// The spread is judged on the windows' points, inside the typical set;
 	// λ̂ on every point, the Newton phase's end included.
+	phase = "warmup: step size"
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
 	lamMax, lamMin, spreadMax := 0.0, math.Inf(1), 0.0
 	for k, h := range hs {
 		hm := h
@@ -222,11 +319,16 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		a.Eps = r.StepConstant / lamMax
 	}
 	// Phase 4: batch size, B̂, friction, and the method's own adaptation.
+	phase = "warmup: batch size and noise"
 	if err := e.chooseBatch(a, w, r, s); err != nil {
 		return out, err
 	}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
 	if wa, ok := m.(WarmupAdapter); ok {
-		if err := e.adaptMethod(wa, a, w); err != nil {
+		phase = "warmup: the method's adaptation"
+		if err := protect("Method.AdaptWarmup", func() error { return e.adaptMethod(wa, a, w) }); err != nil {
 			return out, err
 		}
 	}
@@ -240,20 +342,28 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err != nil {
 		return out, err
 	}
-	smp, err := a.NewSampler(aff)
-	if err != nil {
+	var smp Sampler
+	phase = "warmup: the frozen sampler"
+	if err := protect("Method.NewSampler", func() (err error) { smp, err = a.NewSampler(aff); return err }); err != nil {
 		return out, err
 	}
 	// Phase 5: thinning and burn-in.
+	var tau float64
+	if err := protect("AutocorrTimer.AutocorrTime", func() error { tau = autocorrTime(m, a); return nil }); err != nil {
+		return out, err
+	}
 	thin := s.Thin
-	tau := autocorrTime(m, a)
 	if thin == 0 {
 		thin = max(1, int(math.Ceil(tau/thinPerAutocorr)))
 	}
 	a.Thin = thin
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
+	phase, e.warm = "sampling", false
 	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: s.Callback})
 	out.evals = e.count
+	if runErr == nil {
+		runErr = stopCause(zc, s.Draws, a.BurnIn)
+	}
 	var se *StepError
 	if errors.As(runErr, &se) && se.Err == ErrNonFiniteGradient {
 		// The gradient was finite at every warmup point: a non-finite value

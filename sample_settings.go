@@ -75,6 +75,11 @@ type SampleSettings struct {
 	// at each chain's full-data mode when its noise is the smaller
 	// (doc/equations.md §13.7).
 	PlainMinibatch bool
+	// MemoryLimit is the memory, in bytes, Sample may ask for: a run whose
+	// draws (chains × draws × parameters) and warmup matrices would need
+	// more is refused before it starts, with an error wrapping ErrRange
+	// that names the sizes. Zero means MemoryLimit(), the machine's.
+	MemoryLimit int64
 }
 
 // Adapted holds the settings warmup chose for one chain. With them the
@@ -202,6 +207,8 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 	switch {
 	case p.Model == nil && p.Gradient == nil:
 		return nil, errorf(ErrNil, "Sample: the Problem has neither a Model nor a Gradient")
+	case p.Model != nil && isNil(p.Model):
+		return nil, errorf(ErrNil, "Sample: the Problem's Model is a nil %T", p.Model)
 	case p.Model != nil:
 		if p.Model.Dim() != d {
 			return nil, errorf(ErrDimension, "Sample: the Model has dimension %d, theta0 has length %d", p.Model.Dim(), d)
@@ -225,8 +232,11 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 			seen[n] = true
 		}
 	}
-	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 {
-		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax)
+	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 || s.MemoryLimit < 0 {
+		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d, MemoryLimit = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax, s.MemoryLimit)
+	}
+	if s.Chains > maxChains || s.Draws > maxChainFloats {
+		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d: want at most %d chains and %d draws", s.Chains, s.Draws, maxChains, maxChainFloats)
 	}
 	if !(s.MaxHeat >= 0) || math.IsInf(s.MaxHeat, 0) || !(s.StartScale >= 0) || math.IsInf(s.StartScale, 0) {
 		return nil, errorf(ErrRange, "Sample: MaxHeat = %v, StartScale = %v: want finite and ≥ 0", s.MaxHeat, s.StartScale)

@@ -95,7 +95,13 @@ const (
 	// of its size (1 trusts B̂ with nothing; see chooseBatch).
 	// With momentum, ε·C is kept at most maxEpsFriction, so that the
 	// friction's factor 1 − εC per step never overshoots.
-	maxEpsFriction   = 1
+	maxEpsFriction = 1
+	// maxNoiseShrink is the most by which a user's fixed BatchSize may
+	// make warmup shrink the step to keep the heat within MaxHeat: beyond
+	// it the run would need that many times more steps per effective draw
+	// (hours where minutes would do) and Sample says that gradient noise
+	// at that batch size is the problem instead.
+	maxNoiseShrink   = 100
 	probeDraws       = 256
 	probePerDim      = 4
 	maxProbeDraws    = 1000
@@ -219,10 +225,52 @@ func (e *chainEnv) whitenedGrad(w *whitening) ([]float64, error) {
 	}
 	g := make([]float64, e.d)
 	a.Grad(g, make([]float64, e.d))
-	if i := firstNonFinite(g); i >= 0 {
-		return nil, errorf(ErrNonFinite, "Sample: warmup: the gradient is %v at coordinate %d", g[i], i)
+	if firstNonFinite(g) >= 0 {
+		return nil, e.fault(w, "the whitened gradient")
 	}
 	return g, nil
+}
+
+// fault explains a warmup failure at w's shift — a non-finite whitened
+// gradient or curvature, or a curvature that cannot be inverted (what) —
+// by the θ-gradient there: non-finite (the model's value, +Inf, −Inf or
+// NaN, and where), or finite and so large that the arithmetic of warmup
+// overflowed, or neither (the curvature itself is degenerate). It costs
+// one gradient evaluation, on the failure path only.
+func (e *chainEnv) fault(w *whitening, what string) error {
+	g := make([]float64, e.d)
+	e.fixed.Grad(g, w.shift)
+	if i := firstNonFinite(g); i >= 0 {
+		return errorf(ErrNonFinite, "Sample: warmup: the gradient is %v at coordinate %d of θ = %s", g[i], i, brief(w.shift))
+	}
+	j := floats.MaxIdx(absAll(g))
+	if math.Abs(g[j]) > overflowGrad {
+		return errorf(ErrNonFinite, "Sample: warmup: overflow: the gradient at θ = %s is finite but as large as %.3g (coordinate %d), and %s overflowed float64: the start is far out in the tails, or the posterior's scale is too small for float64 arithmetic (curvature near 1e300); start nearer the bulk of the posterior or rescale the parameters",
+			brief(w.shift), g[j], j, what)
+	}
+	return errorf(ErrNonFinite, "Sample: warmup: %s is degenerate at θ = %s (the gradient there is finite, at most %.3g in size): the posterior may be improper, flat or not identified there", what, brief(w.shift), math.Abs(g[j]))
+}
+
+// overflowGrad is the gradient size past which warmup's arithmetic on it
+// (finite differences, whitening, Newton steps) is likely to overflow.
+const overflowGrad = 1e150
+
+// absAll returns |x| elementwise in a new slice.
+func absAll(x []float64) []float64 {
+	a := make([]float64, len(x))
+	for i, v := range x {
+		a[i] = math.Abs(v)
+	}
+	return a
+}
+
+// brief formats a point for a message: all of it if short, else its
+// first coordinates.
+func brief(x []float64) string {
+	if len(x) <= 4 {
+		return fmt.Sprintf("%.4g", x)
+	}
+	return fmt.Sprintf("%.4g…", x[:4])
 }
 
 // whitenedHessian returns the Hessian of the fixed-batch gradient in the
@@ -235,13 +283,13 @@ func (e *chainEnv) whitenedHessian(w *whitening, dense bool) (*mat.SymDense, []f
 	z := make([]float64, e.d)
 	g := make([]float64, e.d)
 	a.Grad(g, z)
-	if i := firstNonFinite(g); i >= 0 {
-		return nil, nil, errorf(ErrNonFinite, "Sample: warmup: the gradient is %v at coordinate %d", g[i], i)
+	if firstNonFinite(g) >= 0 {
+		return nil, nil, e.fault(w, "the whitened gradient")
 	}
 	if dense {
 		h := hessian(a, z, fdStep)
-		if i := firstNonFinite(h.RawSymmetric().Data); i >= 0 {
-			return nil, nil, errorf(ErrNonFinite, "Sample: warmup: non-finite curvature")
+		if firstNonFinite(h.RawSymmetric().Data) >= 0 {
+			return nil, nil, e.fault(w, "the curvature (finite differences of the gradient)")
 		}
 		return h, g, nil
 	}
@@ -255,8 +303,8 @@ func (e *chainEnv) whitenedHessian(w *whitening, dense bool) (*mat.SymDense, []f
 		hvp(col, a, z, v, fdStep, buf)
 		h.SetSym(j, j, col[j])
 	}
-	if i := firstNonFinite(h.RawSymmetric().Data); i >= 0 {
-		return nil, nil, errorf(ErrNonFinite, "Sample: warmup: non-finite curvature")
+	if firstNonFinite(h.RawSymmetric().Data) >= 0 {
+		return nil, nil, e.fault(w, "the curvature (finite differences of the gradient)")
 	}
 	return h, g, nil
 }
@@ -300,7 +348,7 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		}
 		inv, _, ok := regularisedInverse(h, eigFloor)
 		if !ok {
-			return nil, nil, errorf(ErrNonFinite, "Sample: warmup: the curvature at the start is degenerate")
+			return nil, nil, e.fault(w, "the curvature")
 		}
 		// Re-whiten at this point by the regularised curvature.
 		nw, err := fromCov(w.shift, w.thetaCov(inv), dense)
@@ -456,7 +504,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	// with their effective size (about n·ε/2 draws).
 	inv, ok := meanInverse(hs)
 	if !ok {
-		return nil, nil, errorf(ErrNonFinite, "Sample: warmup: degenerate curvature")
+		return nil, nil, e.fault(w, "the mean curvature of the windows")
 	}
 	pc := w.thetaCov(inv)
 	neff := float64(cv.n) * eps / 2

@@ -235,34 +235,39 @@ func TestBadInputDiagnostics(t *testing.T) {
 	cases := diagBadCases()
 	counts := map[string]int{}
 	for _, c := range cases {
-		err := func() (err error) {
-			defer func() {
-				if p := recover(); p != nil {
-					err = fmt.Errorf("panic: %v", p)
-				}
-			}()
-			return c.run()
-		}()
 		if c.defined {
 			counts["documented defined value"]++
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
+		} else {
+			counts["*InputError"]++
+		}
+		t.Run(strings.ReplaceAll(c.name, "/", "∕"), func(t *testing.T) {
+			err := func() (err error) {
+				defer func() {
+					if p := recover(); p != nil {
+						err = fmt.Errorf("panic: %v", p)
+					}
+				}()
+				return c.run()
+			}()
+			t.Log(err)
+			if c.defined {
+				if err != nil {
+					t.Error(err)
+				}
+				return
 			}
-			continue
-		}
-		counts["*InputError"]++
-		var e *diagnostics.InputError
-		if !errors.As(err, &e) {
-			t.Errorf("%s: err = %v, want an *InputError", c.name, err)
-			continue
-		}
-		if e.Func != c.fn || e.Chain != c.chain || e.Index != c.index || e.Coord != c.coord {
-			t.Errorf("%s: InputError{Func %q, Chain %d, Index %d, Coord %d}, want {%q, %d, %d, %d} (%v)",
-				c.name, e.Func, e.Chain, e.Index, e.Coord, c.fn, c.chain, c.index, c.coord, err)
-		}
-		if !strings.Contains(err.Error(), c.substr) {
-			t.Errorf("%s: %v, want a message containing %q", c.name, err, c.substr)
-		}
+			var e *diagnostics.InputError
+			if !errors.As(err, &e) {
+				t.Fatalf("err = %v, want an *InputError", err)
+			}
+			if e.Func != c.fn || e.Chain != c.chain || e.Index != c.index || e.Coord != c.coord {
+				t.Errorf("InputError{Func %q, Chain %d, Index %d, Coord %d}, want {%q, %d, %d, %d} (%v)",
+					e.Func, e.Chain, e.Index, e.Coord, c.fn, c.chain, c.index, c.coord, err)
+			}
+			if !strings.Contains(err.Error(), c.substr) {
+				t.Errorf("%v, want a message containing %q", err, c.substr)
+			}
+		})
 	}
 	keys := make([]string, 0, len(counts))
 	for k := range counts {

@@ -339,18 +339,19 @@ func TestBadInput(t *testing.T) {
 		{"Inf", [][]float64{{1, 2, 3, math.Inf(-1)}, {1, 2, 3, 4}}, 0, 3},
 	} {
 		for name, fn := range fns {
-			v, err := fn(tc.chains)
-			var ie *diagnostics.InputError
-			if !errors.As(err, &ie) {
-				t.Errorf("%s %s: err = %v, want *InputError", tc.name, name, err)
-				continue
-			}
-			if ie.Chain != tc.chain || ie.Index != tc.index {
-				t.Errorf("%s %s: error names chain %d draw %d, want %d, %d (%v)", tc.name, name, ie.Chain, ie.Index, tc.chain, tc.index, err)
-			}
-			if name != "Summarize" && !math.IsNaN(v) {
-				t.Errorf("%s %s: value %v with error, want NaN", tc.name, name, v)
-			}
+			t.Run(name+" "+tc.name, func(t *testing.T) {
+				v, err := fn(tc.chains)
+				var ie *diagnostics.InputError
+				if !errors.As(err, &ie) {
+					t.Fatalf("err = %v, want *InputError", err)
+				}
+				if ie.Chain != tc.chain || ie.Index != tc.index {
+					t.Errorf("error names chain %d draw %d, want %d, %d (%v)", ie.Chain, ie.Index, tc.chain, tc.index, err)
+				}
+				if name != "Summarize" && !math.IsNaN(v) {
+					t.Errorf("value %v with error, want NaN", v)
+				}
+			})
 		}
 	}
 	if _, err := diagnostics.ESSQuantile([][]float64{{1, 2, 3, 4}}, 1); err == nil {

@@ -75,10 +75,12 @@ func TestBadInput(t *testing.T) {
 		{"header", "x,2\n", "boston.csv:1:"},
 		{"names", "3,2\n\"a\",\"y\"\n", "boston.csv:2:"},
 	} {
-		_, err := readBoston(strings.NewReader(tc.text), "boston.csv")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-		}
+		t.Run("boston "+tc.name, func(t *testing.T) {
+			_, err := readBoston(strings.NewReader(tc.text), "boston.csv")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
 	}
 	row := "1 2 3 4 5 6 7 8 9 10\n"
 	for _, tc := range []struct{ name, raw, target, want string }{
@@ -87,10 +89,12 @@ func TestBadInput(t *testing.T) {
 		{"target", row, "1 2\n", "target.txt:1:"},
 		{"mismatch", row + row, "1\n", "raw.txt has 2 rows"},
 	} {
-		_, err := readDiabetes(strings.NewReader(tc.raw), "raw.txt", strings.NewReader(tc.target), "target.txt")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("diabetes %s: error %v, want one containing %q", tc.name, err, tc.want)
-		}
+		t.Run("diabetes "+tc.name, func(t *testing.T) {
+			_, err := readDiabetes(strings.NewReader(tc.raw), "raw.txt", strings.NewReader(tc.target), "target.txt")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
 	}
 	if _, err := LoadBoston(filepath.Join(t.TempDir(), "missing.csv")); err == nil {
 		t.Error("missing file: no error")

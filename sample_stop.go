@@ -1,0 +1,117 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+)
+
+// A run that stops early. Sample has one contract for every way a run can
+// end before each chain has kept its Draws: cancelled (ctx), stopped by
+// SampleSettings.Callback (ErrStop), a chain's error (a divergence, a
+// non-finite gradient, …) or a panic in user code recovered as a
+// *PanicError. In each case Sample returns a partial *Result together
+// with an error wrapping the cause (ctx.Err(), or a *ChainError for the
+// lowest-numbered chain that failed or stopped, wrapping ErrStop for the
+// callback). The partial Result holds every chain's draws kept so far (nil
+// for a chain that stopped in warmup), its Adapted settings as far as
+// warmup got, the evaluation counts, a Summary of the chains that kept at
+// least diagnostics.MinDraws draws, cut to the shortest of them, with the
+// warnings it implies, and first a warning saying that the run stopped
+// early, why, and how many draws each chain kept. Only an error found
+// before any chain starts (invalid arguments, too little memory) returns a
+// nil Result.
+
+// summarise fills in r's Summary and Warnings from the chains' draws, for
+// a run that ran to the end or stopped early, and returns runErr, or an
+// error of the summary's own.
+func (r *Result) summarise(names []string, s *SampleSettings, ids []int, runErr error) error {
+	n := s.Draws
+	var use []*Chain
+	var kept []string
+	short := false
+	for c, ch := range r.Chains {
+		k := 0
+		if ch != nil {
+			k = ch.Len()
+		}
+		kept = append(kept, fmt.Sprintf("chain %d %d", ids[c], k))
+		short = short || k < s.Draws
+		if k >= diagnostics.MinDraws {
+			use = append(use, ch)
+			n = min(n, k)
+		}
+	}
+	var early string
+	if runErr != nil || short {
+		cause := "a chain stopped early"
+		if runErr != nil {
+			cause = strings.TrimPrefix(runErr.Error(), "sgmcmc: ")
+		}
+		early = fmt.Sprintf("the run stopped early (%s); draws kept of %d per chain: %s", cause, s.Draws, strings.Join(kept, ", "))
+		switch {
+		case len(use) == 0:
+			early += fmt.Sprintf("; no chain kept the %d draws a summary needs", diagnostics.MinDraws)
+		case len(use) < len(r.Chains) || n < s.Draws:
+			early += fmt.Sprintf("; the summary covers the first %d draws of the %d chains that have them", n, len(use))
+		}
+		r.Warnings = append([]string{early}, r.Warnings...)
+	}
+	if len(use) == 0 {
+		return runErr
+	}
+	cut := use
+	if n < s.Draws {
+		cut = make([]*Chain, len(use))
+		for k, ch := range use {
+			cut[k] = &Chain{Dim: ch.Dim, Draws: ch.Draws[:n*ch.Dim], Eps: ch.Eps[:n]}
+		}
+	}
+	t, err := diagnostics.NewTable(names, cut)
+	if err != nil {
+		if runErr != nil {
+			return runErr
+		}
+		return errorf(nil, "Sample: summary: %w", err)
+	}
+	r.Summary = t
+	r.Warnings = append(r.Warnings, sampleWarnings(r, s, len(use))...)
+	return runErr
+}
+
+// stopCause turns a sampling run that returned without error but short of
+// its draws — its callback returned ErrStop — into an error saying so.
+func stopCause(zc *Chain, want, burnIn int) error {
+	if zc == nil || zc.Len() >= want {
+		return nil
+	}
+	if zc.Len() == 0 {
+		return errorf(ErrStop, "stopped by the callback before the first kept draw (step %d; burn-in is %d steps)", zc.Steps, burnIn)
+	}
+	return errorf(ErrStop, "stopped by the callback at step %d, after %d of %d draws", zc.Steps, zc.Len(), want)
+}
+
+// warmupMatrices is about the largest number of d × d matrices one chain's
+// warmup holds at once (Hessians of the Newton and window points, their
+// eigenvectors, the whitening, its transitions and the covariance).
+const warmupMatrices = 12
+
+// checkSampleMemory compares what a Sample run will hold at its peak —
+// every chain's draws, in z and in θ, and the warmup matrices of the
+// chains running at once — with the memory limit.
+func checkSampleMemory(d int, s *SampleSettings) error {
+	k := s.Chains
+	if s.ChainIDs != nil {
+		k = len(s.ChainIDs)
+	}
+	draws := floatBytes(k, s.Draws, 2*d+3)
+	warm := floatBytes(min(k, runtime.GOMAXPROCS(0)), warmupMatrices, d, d)
+	return checkMemory("Sample", fmt.Sprintf("%d chains × %d draws × %d parameters (%s) and warmup's d × d matrices (%s)",
+		k, s.Draws, d, byteSize(draws), byteSize(warm)), draws+warm, s.MemoryLimit)
+}
