@@ -355,6 +355,10 @@ func sampleBadCases() []badCase {
 			}
 			return err
 		}, substr: "Sampler.Step panicked"},
+		{name: "NewMinibatch over a model of 2^60 items", run: func() error {
+			_, err := NewMinibatch(hugeLenModel{}, 10, false, rand.NewPCG(1, 2))
+			return err
+		}, want: ErrRange, substr: "permutation of N = 1152921504606846976"},
 		{name: "RunChains beyond memory", run: func() error {
 			_, err := RunChains(bg, 1000, 1, func(c int, src rand.Source) (Sampler, error) { return sgldOn2(), nil },
 				RunOptions{Draws: 1 << 24, Schedule: Constant(0.01)})
@@ -382,3 +386,8 @@ func sgldOn2() Sampler {
 	}
 	return s
 }
+
+// hugeLenModel claims 2⁶⁰ data items.
+type hugeLenModel struct{ hugeModel }
+
+func (hugeLenModel) Len() int { return 1 << 60 }

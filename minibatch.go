@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
@@ -76,6 +77,9 @@ func NewMinibatch(m Model, n int, replace bool, src rand.Source) (*Minibatch, er
 	}
 	if n <= 0 || (!replace && n > N) {
 		return nil, errorf(ErrRange, "NewMinibatch: batch size %d not in [1, %d]", n, N)
+	}
+	if err := checkMemory("NewMinibatch", fmt.Sprintf("the indices of a batch of %d and a permutation of N = %d", n, N), floatBytes(n+N), 0); err != nil {
+		return nil, err
 	}
 	b := &Minibatch{model: m, n: n, replace: replace, src: src, rng: rand.New(src), idx: make([]int, n)}
 	if !replace {
