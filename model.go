@@ -35,7 +35,7 @@ type GradCheck struct {
 	Analytic float64 // analytic derivative there
 	Numeric  float64 // finite-difference derivative there
 	AbsErr   float64 // |Analytic − Numeric|
-	RelErr   float64 // AbsErr / max(1, |Numeric|)
+	RelErr   float64 // AbsErr / max(1, |Analytic|, |Numeric|), compared with GradTolerance
 }
 
 // String formats the check.
@@ -58,7 +58,7 @@ func CheckGradient(f func(x []float64) float64, grad func(dst, x []float64), x [
 			e = math.Inf(1)
 		}
 		if w.Index < 0 || e > w.AbsErr {
-			w = GradCheck{Index: i, Analytic: ana[i], Numeric: num[i], AbsErr: e, RelErr: e / math.Max(1, math.Abs(num[i]))}
+			w = GradCheck{Index: i, Analytic: ana[i], Numeric: num[i], AbsErr: e, RelErr: e / math.Max(1, math.Max(math.Abs(ana[i]), math.Abs(num[i])))}
 		}
 	}
 	return w
@@ -66,8 +66,11 @@ func CheckGradient(f func(x []float64) float64, grad func(dst, x []float64), x [
 
 // CheckModel checks a model's gradients against finite differences of its
 // log densities at theta: the log prior and the log likelihood of each
-// datum in items. It returns the worse of the two checks. The model must
-// implement LogDensity.
+// datum in items. It returns the worst of the checks, and an error
+// wrapping ErrGradient naming the term and the coordinate if its RelErr
+// exceeds GradTolerance (Sample's warmup makes the same check, in units
+// of the posterior's scale, whenever the model implements LogDensity). The
+// model must implement LogDensity.
 func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
 	ld, ok := m.(LogDensity)
 	if !ok {
@@ -80,6 +83,7 @@ func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
 		clear(dst)
 		m.LogPriorGrad(dst, x)
 	}, theta)
+	term := "LogPriorGrad"
 	for _, i := range items {
 		if i < 0 || i >= m.Len() {
 			return worst, errorf(ErrRange, "CheckModel: item %d out of range [0, %d)", i, m.Len())
@@ -89,8 +93,12 @@ func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
 			m.LogLikGrad(dst, x, i, 1)
 		}, theta)
 		if c.RelErr > worst.RelErr {
-			worst = c
+			worst, term = c, fmt.Sprintf("LogLikGrad of item %d", i)
 		}
+	}
+	if !(worst.RelErr <= GradTolerance) {
+		return worst, errorf(ErrGradient, "CheckModel: %s does not match finite differences of the log density at coordinate %d: analytic %.10g, finite difference %.10g (relative error %.3g, tolerance GradTolerance = %g)",
+			term, worst.Index, worst.Analytic, worst.Numeric, worst.RelErr, GradTolerance)
 	}
 	return worst, nil
 }

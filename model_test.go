@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -193,6 +194,14 @@ func TestCheckModelAndGradient(t *testing.T) {
 	}
 	if _, err := CheckModel(testModel{}, []float64{1}, nil); err == nil {
 		t.Error("dimension mismatch: no error")
+	}
+	// A wrong gradient is an error against GradTolerance, naming the term.
+	for _, kind := range []string{"factor 2", "sign", "coordinate"} {
+		m := &wrongGrad{ldModel: testModel{}, kind: kind, coord: 1}
+		c, err := CheckModel(m, []float64{0.4, 1.2}, []int{0, 3, 9})
+		if !errors.Is(err, ErrGradient) || !strings.Contains(err.Error(), "LogLikGrad of item") || c.RelErr <= GradTolerance {
+			t.Errorf("%s: %v, %v; want an ErrGradient naming the item", kind, c, err)
+		}
 	}
 	u, err := Potential(testModel{}, []float64{0, 0})
 	if err != nil {

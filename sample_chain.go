@@ -148,6 +148,10 @@ type chainEnv struct {
 	counted       Model
 	center, cgrad []float64
 	passes        int
+	// The fixed batch and the user's model, for the gradient check.
+	fixedMB  *Minibatch
+	fixedIdx []int
+	rawModel Model
 	// ctx is the run's context; while warm, tick looks at it every
 	// cancelEvery evaluations, from nextLook on.
 	ctx      context.Context
@@ -175,6 +179,7 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 		}
 		idx := append([]int(nil), fixedMB.Draw()...)
 		e.fixed = GradFunc(func(dst, theta []float64) { fixedMB.GradOn(dst, theta, idx) })
+		e.fixedMB, e.fixedIdx, e.rawModel = fixedMB, idx, p.Model
 		e.n0 = min(e.N, max(firstBatchMin, e.N/firstBatchFrac))
 		e.sampling = func(n int) (Gradient, error) {
 			return NewMinibatch(m, n, false, rand.NewPCG(mbSeed[0], mbSeed[1]))
@@ -244,6 +249,10 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	phase = "warmup: Newton"
 	w, hs, err := e.newton(start, dense)
 	if err != nil {
+		return out, err
+	}
+	phase = "warmup: gradient check"
+	if err := e.gradCheck(w); err != nil {
 		return out, err
 	}
 	if err := ctx.Err(); err != nil {

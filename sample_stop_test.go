@@ -75,3 +75,12 @@ func TestSampleCancelWarmup(t *testing.T) {
 		}
 	}
 }
+
+func (m *denseReg) LogPrior([]float64) float64 { return 0 }
+func (m *denseReg) LogLik(theta []float64, i int) float64 {
+	r := m.y[i]
+	for j, v := range m.x[i*m.d : (i+1)*m.d] {
+		r -= v * theta[j]
+	}
+	return -r * r / 2
+}
