@@ -38,8 +38,9 @@ type Chain struct {
 	Comments []Comment
 	// Names are the parameter names, one per coordinate, in CmdStan's style
 	// (beta.1, beta.2, sigma). They must be distinct, non-empty, free of
-	// commas, quotes and line breaks, and must not end in "__", the mark of
-	// sampler columns.
+	// commas, quotes, line breaks and byte-order marks, must not end in
+	// "__", the mark of sampler columns, and must not parse as numbers
+	// (Read refuses such a header as a draw whose header line is missing).
 	Names []string
 	// Draws holds the draws row-major: draw i in
 	// Draws[i*len(Names) : (i+1)*len(Names)], as sgmcmc.Chain holds them.
@@ -156,6 +157,12 @@ func checkName(name string) error {
 	}
 	if strings.ContainsAny(name, ",\"'\r\n") || strings.TrimSpace(name) != name {
 		return fmt.Errorf("name %q has a comma, a quote, a line break or outer spaces", name)
+	}
+	if strings.Contains(name, bom) {
+		return fmt.Errorf("name %q has a byte-order mark (U+FEFF)", name)
+	}
+	if isNumber(name) {
+		return fmt.Errorf("name %q is a number, which Read would take for a draw", name)
 	}
 	return nil
 }
