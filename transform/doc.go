@@ -51,8 +51,9 @@
 // and where x or the log-Jacobian overflows float64 (Positive at
 // y > 709.78, a log-Jacobian summed to −Inf); they never return a
 // non-finite value with a nil error. Where x is closer to a bound than
-// float64 resolves (Positive below y ≈ −745, Bounded{0, 1} beyond y ≈ 37.4), x
-// rounds onto the bound, and Unconstrain then reports it outside the set.
+// float64 resolves (Positive below y ≈ −745, Bounded{0, 1} beyond
+// y ≈ 37.4), x rounds onto the bound, and Unconstrain then reports it
+// outside the set.
 //
 // Elsewhere Unconstrain inverts Constrain as closely as x's rounding
 // allows: for the coordinate-wise transforms
