@@ -5,12 +5,13 @@
 package plots
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -48,32 +49,60 @@ func ChainColor(c int) color.Color {
 	return palette[c%len(palette)]
 }
 
-// column returns coordinate j of every chain after checking that the chains
-// are non-empty, of equal length, of the same dimension > j, and finite.
-func column[C Draws](fn string, chains []C, j int) ([][]float64, error) {
+// shape checks that chains are non-empty, non-nil and of equal length,
+// and returns their number of draws and dimension (that of chain 0's first
+// draw, which must be positive). A panic in a chain's Len or At becomes an
+// error.
+func shape[C Draws](fn string, chains []C) (n, d int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, d, err = 0, 0, fmt.Errorf("plots: %s: a chain's Len or At panicked: %v", fn, r)
+		}
+	}()
 	if len(chains) == 0 {
-		return nil, fmt.Errorf("plots: %s: no chains", fn)
+		return 0, 0, fmt.Errorf("plots: %s: no chains", fn)
 	}
-	var n, d int
 	for c, ch := range chains {
 		if isNil(ch) {
-			return nil, fmt.Errorf("plots: %s: chain %d is nil", fn, c)
+			return 0, 0, fmt.Errorf("plots: %s: chain %d is nil", fn, c)
+		}
+		l := ch.Len()
+		if l < 0 {
+			return 0, 0, fmt.Errorf("plots: %s: chain %d has Len() = %d", fn, c, l)
 		}
 		if c == 0 {
-			n = ch.Len()
-			if n == 0 {
-				return nil, fmt.Errorf("plots: %s: chain 0 has no draws", fn)
+			if n = l; n == 0 {
+				return 0, 0, fmt.Errorf("plots: %s: chain 0 has no draws", fn)
 			}
-			d = len(ch.At(0))
+			if d = len(ch.At(0)); d == 0 {
+				return 0, 0, fmt.Errorf("plots: %s: chain 0: draw 0 is empty (a chain whose draws are fewer than its Len()?)", fn)
+			}
 		}
-		if ch.Len() != n {
-			return nil, fmt.Errorf("plots: %s: chain %d has %d draws, chain 0 has %d", fn, c, ch.Len(), n)
+		if l != n {
+			return 0, 0, fmt.Errorf("plots: %s: chain %d has %d draws, chain 0 has %d", fn, c, l, n)
 		}
+	}
+	return n, d, nil
+}
+
+// column returns coordinate j of every chain after checking the chains
+// (shape), that j is below their dimension, that every draw has that
+// dimension, and that the values are finite. A panic in a chain's Len or
+// At becomes an error.
+func column[C Draws](fn string, chains []C, j int) (cols [][]float64, err error) {
+	n, d, err := shape(fn, chains)
+	if err != nil {
+		return nil, err
 	}
 	if j < 0 || j >= d {
 		return nil, fmt.Errorf("plots: %s: coordinate %d out of range [0, %d)", fn, j, d)
 	}
-	cols := make([][]float64, len(chains))
+	defer func() {
+		if r := recover(); r != nil {
+			cols, err = nil, fmt.Errorf("plots: %s: a chain's At panicked: %v", fn, r)
+		}
+	}()
+	cols = make([][]float64, len(chains))
 	for c, ch := range chains {
 		x := make([]float64, n)
 		for i := range x {
@@ -136,29 +165,47 @@ func (shortTicks) Ticks(min, max float64) []plot.Tick {
 
 // Trace returns the trace plot of coordinate j of chains, named name: its
 // value against the draw number, one line per chain in ChainColor(c). The
-// chains must have equal length and finite draws.
+// chains must have equal length and finite draws whose range is finite.
+// Chains longer than TracePoints draws are decimated (see TracePoints).
 func Trace[C Draws](chains []C, j int, name string) (*plot.Plot, error) {
 	cols, err := column("Trace", chains, j)
 	if err != nil {
 		return nil, err
 	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range cols {
+		for _, v := range x {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if math.IsInf(hi-lo, 0) {
+		return nil, fmt.Errorf("plots: Trace: the draws' range (%v to %v) overflows float64", lo, hi)
+	}
 	p := newPanel(name, "draw", "")
 	for c, x := range cols {
-		pts := make(plotter.XYs, len(x))
-		for i, v := range x {
-			pts[i] = plotter.XY{X: float64(i + 1), Y: v}
+		// The line goes in pieces of traceRun points, each stroked on
+		// its own: the rasterizer's cost grows with the square of the
+		// segments of one path that cross a pixel row.
+		pts := decimate(x, TracePoints)
+		for i := 0; i < len(pts); i += traceRun - 1 {
+			l, err := plotter.NewLine(pts[i:min(i+traceRun, len(pts))])
+			if err != nil {
+				return nil, fmt.Errorf("plots: Trace: %w", err)
+			}
+			l.Color = withAlpha(ChainColor(c), 0xcc)
+			l.Width = vg.Points(0.7)
+			p.Add(l)
+			if i+traceRun >= len(pts) {
+				break
+			}
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return nil, fmt.Errorf("plots: Trace: %w", err)
-		}
-		l.Color = withAlpha(ChainColor(c), 0xcc)
-		l.Width = vg.Points(0.7)
-		p.Add(l)
 	}
 	p.X.Min, p.X.Max = 1, float64(len(cols[0]))
 	return p, nil
 }
+
+// traceRun is the number of points of a trace line stroked as one path.
+const traceRun = 64
 
 // withAlpha returns c with alpha a, premultiplied.
 func withAlpha(c color.Color, a uint8) color.Color {
@@ -184,6 +231,9 @@ func Rank[C Draws](chains []C, j int, name string, bins int) ([]*plot.Plot, erro
 		return nil, err
 	}
 	n := len(cols[0])
+	if n > math.MaxInt32 || len(cols) > math.MaxInt32 {
+		return nil, fmt.Errorf("plots: Rank: %d chains of %d draws, more than Rank can index (2³¹ − 1)", len(cols), n)
+	}
 	if bins == 0 {
 		bins = min(DefaultBins, n)
 	}
@@ -250,15 +300,15 @@ func rankCounts(cols [][]float64, bins int) [][]float64 {
 func pooledRanks(cols [][]float64) [][]float64 {
 	type item struct {
 		v    float64
-		c, i int
+		c, i int32
 	}
-	var all []item
+	all := make([]item, 0, len(cols)*len(cols[0]))
 	for c, x := range cols {
 		for i, v := range x {
-			all = append(all, item{v, c, i})
+			all = append(all, item{v, int32(c), int32(i)})
 		}
 	}
-	sort.Slice(all, func(a, b int) bool { return all[a].v < all[b].v })
+	slices.SortFunc(all, func(a, b item) int { return cmp.Compare(a.v, b.v) })
 	ranks := make([][]float64, len(cols))
 	for c, x := range cols {
 		ranks[c] = make([]float64, len(x))
@@ -275,114 +325,6 @@ func pooledRanks(cols [][]float64) [][]float64 {
 		a = b
 	}
 	return ranks
-}
-
-// densityPoints is the number of points at which Density evaluates each
-// kernel density estimate.
-const densityPoints = 256
-
-// Density returns the marginal density plot of coordinate j of chains,
-// named name: a Gaussian kernel density estimate of each chain's draws,
-// one line per chain in ChainColor(c), all with the bandwidth of R's
-// bw.nrd0 rule for the pooled draws, 0.9·min(sd, IQR/1.34)·S^(−1/5). The
-// x-axis spans the draws, or their central 99% widened by a fifth each
-// side when heavy tails would squash the picture.
-func Density[C Draws](chains []C, j int, name string) (*plot.Plot, error) {
-	cols, err := column("Density", chains, j)
-	if err != nil {
-		return nil, err
-	}
-	var all []float64
-	for _, x := range cols {
-		all = append(all, x...)
-	}
-	sort.Float64s(all)
-	bw := bandwidth(all)
-	lo, hi := densityRange(all, bw)
-	p := newPanel(name, name, "density")
-	for c, x := range cols {
-		l, err := plotter.NewLine(densityCurve(x, lo, hi, bw))
-		if err != nil {
-			return nil, fmt.Errorf("plots: Density: %w", err)
-		}
-		l.Color = ChainColor(c)
-		l.Width = vg.Points(1)
-		p.Add(l)
-	}
-	p.X.Min, p.X.Max = lo, hi
-	p.Y.Min = 0
-	return p, nil
-}
-
-// densityRange returns the range a density plot of sorted draws shows:
-// all of them and three bandwidths beyond, unless heavy tails make that
-// more than four times as wide as the central 99% of the draws, which is
-// then shown widened by a fifth on each side.
-func densityRange(sorted []float64, bw float64) (lo, hi float64) {
-	lo, hi = sorted[0]-3*bw, sorted[len(sorted)-1]+3*bw
-	qlo, qhi := quantile(sorted, 0.005), quantile(sorted, 0.995)
-	if w := qhi - qlo; w > 0 && hi-lo > 4*w {
-		lo, hi = max(lo, qlo-w/5), min(hi, qhi+w/5)
-	}
-	return lo, hi
-}
-
-// densityCurve evaluates the kernel density estimate of x with bandwidth
-// bw at densityPoints points spanning [lo, hi].
-func densityCurve(x []float64, lo, hi, bw float64) plotter.XYs {
-	pts := make(plotter.XYs, densityPoints)
-	for k := range pts {
-		t := lo + (hi-lo)*float64(k)/float64(densityPoints-1)
-		pts[k] = plotter.XY{X: t, Y: kde(x, t, bw)}
-	}
-	return pts
-}
-
-// bandwidth is R's bw.nrd0 of sorted x, made positive for constant draws.
-func bandwidth(sorted []float64) float64 {
-	n := float64(len(sorted))
-	var mean, ss float64
-	for _, v := range sorted {
-		mean += v
-	}
-	mean /= n
-	for _, v := range sorted {
-		ss += (v - mean) * (v - mean)
-	}
-	sd := 0.0
-	if n > 1 {
-		sd = math.Sqrt(ss / (n - 1))
-	}
-	iqr := (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / 1.34
-	s := sd
-	if iqr > 0 {
-		s = math.Min(sd, iqr)
-	}
-	if !(s > 0) {
-		// Constant draws: a narrow spike.
-		s = math.Max(math.Abs(sorted[0])*1e-3, 1e-9)
-	}
-	return 0.9 * s * math.Pow(n, -0.2)
-}
-
-// quantile is the type-7 p-quantile of sorted x.
-func quantile(x []float64, p float64) float64 {
-	h := float64(len(x)-1) * p
-	i := int(h)
-	if i+1 >= len(x) {
-		return x[len(x)-1]
-	}
-	return x[i] + (h-float64(i))*(x[i+1]-x[i])
-}
-
-// kde is the Gaussian kernel density estimate of x at t with bandwidth h.
-func kde(x []float64, t, h float64) float64 {
-	var s float64
-	for _, v := range x {
-		z := (t - v) / h
-		s += math.Exp(-0.5 * z * z)
-	}
-	return s / (float64(len(x)) * h * math.Sqrt(2*math.Pi))
 }
 
 var errNoPanels = errors.New("plots: no panels")

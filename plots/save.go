@@ -6,6 +6,7 @@ package plots
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,8 @@ type Options struct {
 	// means DefaultBins.
 	Bins int
 	// PanelWidth and PanelHeight are the size of one panel; zero means a
-	// default of each figure (trace panels are wide, rank panels small).
+	// default of each figure (trace panels are wide, rank panels small),
+	// and a negative size is an error.
 	PanelWidth, PanelHeight vg.Length
 }
 
@@ -77,10 +79,10 @@ func saveEach[C Draws](file string, names []string, chains []C, o *Options, cols
 	if o == nil {
 		o = &Options{}
 	}
-	if len(chains) == 0 || isNil(chains[0]) || chains[0].Len() == 0 {
-		return fmt.Errorf("plots: %s: no chains or no draws", fn)
+	_, d, err := shape(fn, chains)
+	if err != nil {
+		return err
 	}
-	d := len(chains[0].At(0))
 	if len(names) != d {
 		return fmt.Errorf("plots: %s: %d names for draws of dimension %d", fn, len(names), d)
 	}
@@ -112,6 +114,9 @@ func saveEach[C Draws](file string, names []string, chains []C, o *Options, cols
 		}
 		rows = append(rows, ps)
 	}
+	if o.PanelWidth < 0 || o.PanelHeight < 0 || math.IsNaN(float64(o.PanelWidth)) || math.IsNaN(float64(o.PanelHeight)) {
+		return fmt.Errorf("plots: %s: panel size %v × %v, want positive (or zero for the default)", fn, o.PanelWidth, o.PanelHeight)
+	}
 	if o.PanelWidth > 0 {
 		pw = o.PanelWidth
 	}
@@ -121,10 +126,15 @@ func saveEach[C Draws](file string, names []string, chains []C, o *Options, cols
 	return save(file, rows, pw, ph, o.Title, len(chains))
 }
 
+// maxFigureArea is the largest figure save draws, in square inches: about
+// 92 million pixels (370 MB) at the 96 dots per inch of .png.
+const maxFigureArea = 1e4
+
 // Save writes panels to file as one figure, rows[r][c] in row r, column c
 // (rows shorter than the longest leave blank space; nil panels too), each
-// panel pw wide and ph high. The file name's extension picks the format:
-// .png, .svg, .pdf, .eps, .jpg or .tif.
+// panel pw wide and ph high, the figure at most 10⁴ square inches. The
+// file name's extension picks the format: .png, .svg, .pdf, .eps, .jpg or
+// .tif.
 func Save(file string, rows [][]*plot.Plot, pw, ph vg.Length) error {
 	return save(file, rows, pw, ph, "", 0)
 }
@@ -158,6 +168,9 @@ func save(file string, rows [][]*plot.Plot, pw, ph vg.Length, title string, chai
 		head += legendStyle.Rectangle("chain").Size().Y + vg.Points(8)
 	}
 	w, h := vg.Length(cols)*pw, vg.Length(len(grid))*ph+head
+	if area := float64(w/vg.Inch) * float64(h/vg.Inch); !(area <= maxFigureArea) {
+		return fmt.Errorf("plots: %s: a figure of %.4g × %.4g inches is larger than %g square inches: plot fewer parameters (Options.Params) or smaller panels", file, w/vg.Inch, h/vg.Inch, float64(maxFigureArea))
+	}
 	cw, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return fmt.Errorf("plots: %s: %w (use .png, .svg or .pdf)", file, err)

@@ -6,11 +6,15 @@ package rng
 
 import "math"
 
-// Gamma returns a Gamma(a, 1) variate (shape a, unit scale) for a > 0, and
-// NaN for any other a. For a ≥ 1 it uses the method of Marsaglia & Tsang
-// (2000), with the acceptance test in a form that stays accurate for shapes
-// up to 10¹⁵ and beyond; for a < 1 it returns Gamma(a + 1)·U^{1/a}, which
-// underflows to 0 for tiny shapes: use LogGamma there.
+// Gamma returns a Gamma(a, 1) variate (shape a, unit scale) for
+// 0 < a ≤ math.MaxFloat64, and NaN for any other a (zero, negative, NaN,
+// ±Inf). For a ≥ 1 it uses the method of Marsaglia & Tsang (2000), with the
+// acceptance test in a form that stays accurate for shapes up to 10¹⁵ and
+// beyond (above about 10³², where the spread √a is below a's rounding,
+// the draw is a up to rounding); for a < 1 it returns Gamma(a + 1)·U^{1/a},
+// which underflows to 0 for tiny shapes (most draws for a < 10⁻³, all for
+// subnormal a): use LogGamma there. The draw is always finite and
+// non-negative.
 //
 // Each try takes one normal (Norm) and one uniform word from g's stream; the
 // logarithms are the package's own, so that the output is the same on every
@@ -25,10 +29,11 @@ func (g *Normal) Gamma(a float64) float64 {
 	return math.NaN()
 }
 
-// LogGamma returns log X for a Gamma(a, 1) variate X, a > 0 (NaN for any
-// other a), computed in log space: for a < 1 it is log Gamma(a + 1) +
-// log(U)/a, which stays finite for shapes as small as 10⁻³⁰⁰ while X itself
-// underflows to zero. For a ≥ 1 it is the logarithm of Gamma(a). The
+// LogGamma returns log X for a Gamma(a, 1) variate X, 0 < a ≤
+// math.MaxFloat64 (NaN for any other a), computed in log space: for a < 1
+// it is log Gamma(a + 1) + log(U)/a, which stays finite for shapes as small
+// as 2.1·10⁻³⁰⁷ while X itself underflows to zero; below that, for
+// subnormal a, it is −Inf. For a ≥ 1 it is the logarithm of Gamma(a). The
 // logarithms are the package's own (see Gamma).
 func (g *Normal) LogGamma(a float64) float64 {
 	switch {

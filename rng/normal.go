@@ -51,11 +51,16 @@ func NewNormal(seed1, seed2 uint64) *Normal {
 // NewNormalFrom returns a generator seeded with two words drawn from src:
 // NewNormal(src.Uint64(), src.Uint64()). It is how the library derives a
 // chain's fast generator from the chain's ChaCha8 source. It returns an error
-// if src is nil.
-func NewNormalFrom(src rand.Source) (*Normal, error) {
+// if src is nil, or if its Uint64 panics (a nil *rand.PCG, say).
+func NewNormalFrom(src rand.Source) (g *Normal, err error) {
 	if src == nil {
 		return nil, errors.New("rng: nil source for NewNormalFrom")
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, fmt.Errorf("rng: NewNormalFrom: the source (%T) panicked: %v", src, r)
+		}
+	}()
 	s1 := src.Uint64()
 	s2 := src.Uint64()
 	return NewNormal(s1, s2), nil

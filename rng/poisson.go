@@ -11,7 +11,8 @@ import "math"
 const MaxPoissonMean = 1 << 52
 
 // Poisson returns a Poisson(λ) variate as a float64 holding an integer, for
-// 0 ≤ λ ≤ MaxPoissonMean, and NaN for any other λ. Means below 10 are drawn
+// 0 ≤ λ ≤ MaxPoissonMean (+0 for λ = 0 or −0), and NaN for any other λ
+// (negative, NaN, ±Inf, above MaxPoissonMean). Means below 10 are drawn
 // by inversion, larger ones by Hörmann's (1993) transformed rejection with
 // squeeze (PTRS), whose acceptance test uses a log probability free of
 // cancellation (Loader 2000) and rejects only negative counts, so that

@@ -28,7 +28,12 @@
 //
 // Read and ReadFile accept CmdStan's own files too: comments anywhere,
 // indented "key = value" lines, and sampler columns such as accept_stat__
-// or treedepth__, kept in Chain.Extra. ReadFiles reads the K files of one
+// or treedepth__, kept in Chain.Extra. They refuse what is not a whole file,
+// with a *ParseError naming the line: a missing header (a draw whose
+// numbers would become names), a file cut inside its comments or header,
+// ragged rows, values that are not numbers, lines over MaxLineLen, and,
+// for CmdStan's files, fewer draws or sampler columns than their comments
+// claim. A UTF-8 byte-order mark is dropped. ReadFiles reads the K files of one
 // run (K processes, or K machines, each running one chain) and checks that
 // they describe the same parameters; the chains it returns satisfy
 // diagnostics.Draws:

@@ -188,7 +188,7 @@ func TestReadCmdStan(t *testing.T) {
 # model = bernoulli_model
 # method = sample (Default)
 #   sample
-#     num_samples = 1000 (Default)
+#     num_samples = 2
 #     adapt
 #       delta = 0.8 (Default)
 # 
@@ -224,7 +224,7 @@ lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,energy__,thet
 	if !slices.Equal(extra, []string{"accept_stat__", "treedepth__", "n_leapfrog__", "energy__"}) || c.Extra[2].Values[0] != 3 {
 		t.Errorf("extra columns %v", c.Extra)
 	}
-	for key, want := range map[string]string{"model": "bernoulli_model", "num_samples": "1000 (Default)", "Step size": "0.932037", "sample": ""} {
+	for key, want := range map[string]string{"model": "bernoulli_model", "num_samples": "2", "Step size": "0.932037", "sample": ""} {
 		if v, ok := c.Lookup(key); !ok || v != want {
 			t.Errorf("Lookup(%q) = %q, %v; want %q", key, v, ok, want)
 		}

@@ -42,6 +42,28 @@
 // a vector; Simplex maps K − 1 unconstrained coordinates to a vector of K
 // positive coordinates summing to 1 (see Simplex for the construction).
 //
+// # Limits and round trips
+//
+// Bounds must be finite; Bounded's may be as far apart as float64 allows
+// (Bounded{−1e308, 1e308}: the width, which overflows, is never formed).
+// Space.Constrain, Space.Chain and Space.Chains return an error wrapping
+// sgmcmc.ErrNonFinite, naming the parameter, for y that is NaN or infinite
+// and where x or the log-Jacobian overflows float64 (Positive at
+// y > 709.78, a log-Jacobian summed to −Inf); they never return a
+// non-finite value with a nil error. Where x is closer to a bound than
+// float64 resolves (Positive below y ≈ −745, Bounded{0, 1} beyond
+// y ≈ 37.4), x rounds onto the bound, and Unconstrain then reports it
+// outside the set.
+//
+// Elsewhere Unconstrain inverts Constrain as closely as x's rounding
+// allows: for the coordinate-wise transforms
+//
+//	|Unconstrain(Constrain(y)) − y| ≤ 10⁻⁹·(1 + |y|) + δx / |∂x/∂y|,
+//	δx = 8ε·(|x| + |bounds|) + 2⁻¹⁰⁷², ε = 2⁻⁵³,
+//
+// and for Simplex, Constrain(Unconstrain(x)) is x within 10⁻¹² relative
+// (plus 2⁻¹⁰⁰⁰) in each coordinate. FuzzTransform checks both.
+//
 // # Why the Jacobian, and where
 //
 // A sampler on y targets the density of y. If x has posterior density

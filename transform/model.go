@@ -29,6 +29,11 @@ import (
 // nothing; it recomputes x only when y changes, so the per-datum calls of
 // one minibatch map y once. Draws of the returned model map back to x with
 // s.Chain, s.Chains or s.Summary.
+//
+// The model's methods have no error to return: at a y beyond what float64
+// can map (Positive's exp(y) overflows for y > 709.78), x is infinite and
+// the gradient is not finite, which the samplers report as a non-finite
+// gradient or a divergence.
 func (s *Space) Model(m sgmcmc.Model) (sgmcmc.Model, error) {
 	if m == nil {
 		return nil, errorf(sgmcmc.ErrNil, "transform: Model: nil model")

@@ -6,6 +6,7 @@ package transform
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/sgmcmc-go/sgmcmc"
@@ -44,13 +45,29 @@ type Space struct {
 	names, freeNames []string
 }
 
+// MaxDim is the largest number of constrained coordinates a Space may
+// have, 2²⁴: beyond it the coordinates' names alone would take more than
+// a gigabyte.
+const MaxDim = 1 << 24
+
 // NewSpace lays out the parameters in the order given: parameter p
 // occupies the next Size (1 for a scalar) coordinates of x and the next
-// Transform.FreeDim(Size) coordinates of y. Names must be non-empty and
-// the coordinates' names distinct.
+// Transform.FreeDim(Size) coordinates of y. Names must be non-empty, the
+// coordinates' names distinct, and there may be at most MaxDim
+// coordinates in all.
 func NewSpace(params ...Param) (*Space, error) {
 	if len(params) == 0 {
 		return nil, errorf(sgmcmc.ErrDimension, "transform: NewSpace: no parameters")
+	}
+	// The sizes first, so that a space too large is refused before its
+	// names are made.
+	total := 0
+	for _, par := range params {
+		nx := max(par.Size, 1)
+		if nx > MaxDim-total {
+			return nil, errorf(sgmcmc.ErrRange, "transform: NewSpace: parameter %s: Size = %d takes the space beyond MaxDim = %d coordinates", par.Name, par.Size, MaxDim)
+		}
+		total += nx
 	}
 	s := &Space{}
 	seen := make(map[string]bool)
@@ -119,12 +136,51 @@ func (s *Space) FreeNames() []string { return append([]string(nil), s.freeNames.
 
 // Constrain writes x = f(y) into x (length Dim) for y of length FreeDim,
 // and returns the log absolute Jacobian determinant, the sum over the
-// parameters.
+// parameters. It returns an error wrapping sgmcmc.ErrNonFinite, naming
+// the parameter and the cause, if a coordinate of y is NaN or infinite,
+// or if x or the log-Jacobian is not finite (y beyond what float64 can
+// map: Positive's exp(y) overflows for y > 709.78); x then holds what the
+// transforms wrote.
 func (s *Space) Constrain(x, y []float64) (float64, error) {
 	if len(x) != s.dim || len(y) != s.free {
 		return 0, errorf(sgmcmc.ErrDimension, "transform: Constrain: len(x) = %d, len(y) = %d, want %d and %d", len(x), len(y), s.dim, s.free)
 	}
-	return s.constrain(x, y), nil
+	lj, err := s.constrainFinite(x, y)
+	if err != nil {
+		return 0, fmt.Errorf("transform: Constrain: %w", err)
+	}
+	return lj, nil
+}
+
+// constrainFinite is constrain with the checks of Constrain.
+func (s *Space) constrainFinite(x, y []float64) (float64, error) {
+	var lj float64
+	for _, b := range s.blocks {
+		bx, by := x[b.x0:b.x0+b.nx], y[b.y0:b.y0+b.ny]
+		l := b.t.Constrain(bx, by)
+		for i, v := range by {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, errorf(sgmcmc.ErrNonFinite, "parameter %s: unconstrained coordinate %s is %v", b.name, s.freeNames[b.y0+i], v)
+			}
+		}
+		for i, v := range bx {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				at := fmt.Sprint(by)
+				if b.nx == b.ny {
+					at = fmt.Sprint(by[i])
+				}
+				return 0, errorf(sgmcmc.ErrNonFinite, "parameter %s: coordinate %s is %v at y = %s: %T maps y beyond float64's range", b.name, s.names[b.x0+i], v, at, b.t)
+			}
+		}
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			return 0, errorf(sgmcmc.ErrNonFinite, "parameter %s: the log-Jacobian is %v at y = %v: %T's log-Jacobian overflows float64 there", b.name, l, by, b.t)
+		}
+		lj += l
+	}
+	if math.IsInf(lj, 0) {
+		return 0, errorf(sgmcmc.ErrNonFinite, "the log-Jacobian summed over the parameters overflows to %v", lj)
+	}
+	return lj, nil
 }
 
 func (s *Space) constrain(x, y []float64) float64 {
@@ -138,14 +194,22 @@ func (s *Space) constrain(x, y []float64) float64 {
 // Unconstrain writes y = f⁻¹(x) into y (length FreeDim) for x of length
 // Dim, for instance to turn a start in the model's parameters into one for
 // sgmcmc.Sample. It returns an error naming the parameter if x is outside
-// its constrained set.
+// its constrained set (wrapping sgmcmc.ErrRange), or if a transform maps x
+// to a y that is not finite (sgmcmc.ErrNonFinite; the package's
+// transforms never do for x inside their sets).
 func (s *Space) Unconstrain(y, x []float64) error {
 	if len(x) != s.dim || len(y) != s.free {
 		return errorf(sgmcmc.ErrDimension, "transform: Unconstrain: len(y) = %d, len(x) = %d, want %d and %d", len(y), len(x), s.free, s.dim)
 	}
 	for _, b := range s.blocks {
-		if err := b.t.Unconstrain(y[b.y0:b.y0+b.ny], x[b.x0:b.x0+b.nx]); err != nil {
+		by := y[b.y0 : b.y0+b.ny]
+		if err := b.t.Unconstrain(by, x[b.x0:b.x0+b.nx]); err != nil {
 			return fmt.Errorf("transform: Unconstrain: parameter %s: %w", b.name, err)
+		}
+		for i, v := range by {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return errorf(sgmcmc.ErrNonFinite, "transform: Unconstrain: parameter %s: %T gives %s = %v for x = %v", b.name, b.t, s.freeNames[b.y0+i], v, x[b.x0:b.x0+b.nx])
+			}
 		}
 	}
 	return nil
@@ -165,7 +229,8 @@ func (s *Space) pullback(dy, y, x, g []float64, jac bool) {
 // Chain maps a chain of unconstrained draws (Dim() = FreeDim, as a sampler
 // on the model of Model makes them) to the constrained parameters: a new
 // Chain of dimension Dim with the same step sizes, divergences and step
-// count.
+// count. A draw that Constrain would refuse (not finite, or beyond what
+// float64 can map) is an error naming the draw.
 func (s *Space) Chain(c *sgmcmc.Chain) (*sgmcmc.Chain, error) {
 	out, err := s.chain(c)
 	if err != nil {
@@ -193,7 +258,9 @@ func (s *Space) chain(c *sgmcmc.Chain) (*sgmcmc.Chain, error) {
 		out.Divergent = append([]bool(nil), c.Divergent...)
 	}
 	for i := range n {
-		s.constrain(out.Draws[i*s.dim:(i+1)*s.dim], c.Draws[i*s.free:(i+1)*s.free])
+		if _, err := s.constrainFinite(out.Draws[i*s.dim:(i+1)*s.dim], c.Draws[i*s.free:(i+1)*s.free]); err != nil {
+			return nil, fmt.Errorf("draw %d: %w", i, err)
+		}
 	}
 	return out, nil
 }

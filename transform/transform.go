@@ -25,7 +25,11 @@ type Transform interface {
 	FreeDim(n int) (int, error)
 	// Constrain writes x = f(y) into x and returns log |det J(y)|, the log
 	// absolute determinant of the Jacobian J = ∂x/∂y (for a simplex, of its
-	// first n−1 coordinates, which determine the last).
+	// first n−1 coordinates, which determine the last). For y that is
+	// not finite, or beyond what float64 can map (exp(y) overflows for
+	// y > 709.78), x or the log-Jacobian is not finite; Space.Constrain
+	// and Space.Chain report that as an error. Where f(y) is closer to a
+	// bound than float64 resolves, x rounds onto the bound.
 	Constrain(x, y []float64) float64
 	// Unconstrain writes y = f⁻¹(x) into y, or returns an error naming the
 	// offending coordinate (0-based, within the parameter) if x is outside
@@ -105,7 +109,7 @@ func (Positive) Unconstrain(y, x []float64) error {
 		if !(v > 0) || math.IsInf(v, 1) {
 			return outside(i, v, "in (0, ∞)")
 		}
-		y[i] = math.Log(v)
+		y[i] = ln(v)
 	}
 	return nil
 }
@@ -152,7 +156,7 @@ func (l Lower) Unconstrain(y, x []float64) error {
 		if !(v > l.Bound) || math.IsInf(v, 1) {
 			return outside(i, v, fmt.Sprintf("in (%v, ∞)", l.Bound))
 		}
-		y[i] = math.Log(v - l.Bound)
+		y[i] = logDiff(v, l.Bound)
 	}
 	return nil
 }
@@ -199,7 +203,7 @@ func (u Upper) Unconstrain(y, x []float64) error {
 		if !(v < u.Bound) || math.IsInf(v, -1) {
 			return outside(i, v, fmt.Sprintf("in (−∞, %v)", u.Bound))
 		}
-		y[i] = math.Log(u.Bound - v)
+		y[i] = logDiff(u.Bound, v)
 	}
 	return nil
 }
@@ -221,30 +225,45 @@ func (Upper) LogJacobianGrad(dy, _, _ []float64) {
 // Bounded constrains each coordinate to Lower < x < Upper by the scaled
 // inverse logit x = Lower + (Upper − Lower)·logit⁻¹(y), with
 // log |J| = log(Upper − Lower) + log logit⁻¹(y) + log(1 − logit⁻¹(y)).
-// Bounded{0, 1} is the unit interval, for probabilities.
+// Bounded{0, 1} is the unit interval, for probabilities. Any finite bounds
+// in order will do, even those whose width Upper − Lower exceeds float64's
+// range (Bounded{−1e308, 1e308}): the arithmetic never forms the width
+// itself then.
 type Bounded struct{ Lower, Upper float64 }
 
 // FreeDim returns n; the bounds must be finite with Lower < Upper.
 func (b Bounded) FreeDim(n int) (int, error) {
-	w := b.Upper - b.Lower
-	if !(b.Lower < b.Upper) || math.IsInf(b.Lower, 0) || math.IsInf(b.Upper, 0) || math.IsInf(w, 0) {
-		return 0, errorf(sgmcmc.ErrRange, "Bounded: bounds (%v, %v), want finite with Lower < Upper (use Lower or Upper for a half-line)", b.Lower, b.Upper)
+	switch {
+	case math.IsNaN(b.Lower) || math.IsNaN(b.Upper):
+		return 0, errorf(sgmcmc.ErrRange, "Bounded: bounds (%v, %v): a bound is NaN", b.Lower, b.Upper)
+	case math.IsInf(b.Lower, 0) || math.IsInf(b.Upper, 0):
+		return 0, errorf(sgmcmc.ErrRange, "Bounded: bounds (%v, %v): a bound is infinite (use Lower or Upper for a half-line, Identity for the real line)", b.Lower, b.Upper)
+	case !(b.Lower < b.Upper):
+		return 0, errorf(sgmcmc.ErrRange, "Bounded: bounds (%v, %v) are not in order, want Lower < Upper", b.Lower, b.Upper)
 	}
 	return elementwiseDim("Bounded", n)
+}
+
+// scaled returns (Upper − Lower)·t for 0 ≤ t ≤ ½, finite even where the
+// width overflows.
+func (b Bounded) scaled(t float64) float64 {
+	if w := b.Upper - b.Lower; !math.IsInf(w, 0) {
+		return w * t
+	}
+	return 2 * ((b.Upper/2 - b.Lower/2) * t)
 }
 
 // Constrain writes x = Lower + (Upper − Lower)·logit⁻¹(y) (computed from
 // the nearer bound, so that x keeps its precision there) and returns the
 // log-Jacobian.
 func (b Bounded) Constrain(x, y []float64) float64 {
-	w := b.Upper - b.Lower
-	lw := math.Log(w)
+	lw := logDiff(b.Upper, b.Lower)
 	var lj float64
 	for i, v := range y {
 		if v > 0 {
-			x[i] = b.Upper - w*logistic(-v)
+			x[i] = b.Upper - b.scaled(logistic(-v))
 		} else {
-			x[i] = b.Lower + w*logistic(v)
+			x[i] = b.Lower + b.scaled(logistic(v))
 		}
 		lj += lw - softplus(-v) - softplus(v)
 	}
@@ -258,16 +277,15 @@ func (b Bounded) Unconstrain(y, x []float64) error {
 		if !(v > b.Lower && v < b.Upper) {
 			return outside(i, v, fmt.Sprintf("in (%v, %v)", b.Lower, b.Upper))
 		}
-		y[i] = math.Log(v-b.Lower) - math.Log(b.Upper-v)
+		y[i] = logDiff(v, b.Lower) - logDiff(b.Upper, v)
 	}
 	return nil
 }
 
 // Pullback adds (Upper − Lower)·u(1 − u) ⊙ g to dy, u = logit⁻¹(y).
 func (b Bounded) Pullback(dy, y, _, g []float64) {
-	w := b.Upper - b.Lower
 	for i, v := range g {
-		dy[i] += v * w * logistic(y[i]) * logistic(-y[i])
+		dy[i] += v * b.scaled(logistic(y[i])*logistic(-y[i]))
 	}
 }
 
@@ -341,7 +359,7 @@ func (Simplex) Unconstrain(y, x []float64) error {
 	}
 	s := x[K-1] // Σ_{i>k} x_i
 	for k := K - 2; k >= 0; k-- {
-		y[k] = math.Log(x[k]) - math.Log(s) + math.Log(float64(K-1-k))
+		y[k] = ln(x[k]) - ln(s) + math.Log(float64(K-1-k))
 		s += x[k]
 	}
 	return nil
@@ -398,6 +416,26 @@ func (e *kindError) Unwrap() error { return e.kind }
 // errorf returns a kindError of the formatted message.
 func errorf(kind error, format string, args ...any) error {
 	return &kindError{msg: fmt.Sprintf(format, args...), kind: kind}
+}
+
+// logDiff returns log(a − b) for a > b, finite for finite a and b even
+// where a − b overflows.
+func logDiff(a, b float64) float64 {
+	if d := a - b; !math.IsInf(d, 0) {
+		return ln(d)
+	}
+	return math.Log(a/2-b/2) + math.Ln2
+}
+
+// ln returns math.Log(v), correct also for subnormal v: on amd64,
+// math.Log takes a subnormal for the smallest normal number (Go issue
+// 56600; ln(5e−324) came out as −709.09, not −744.44), which would send
+// Unconstrain of a tiny positive x far from the y that maps to it.
+func ln(v float64) float64 {
+	if v > 0 && v < 0x1p-1022 {
+		return math.Log(v*0x1p52) - 52*math.Ln2 // v·2⁵² is exact
+	}
+	return math.Log(v)
 }
 
 // logistic returns 1/(1 + exp(−t)) without overflow.
