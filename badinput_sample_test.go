@@ -311,6 +311,10 @@ func sampleBadCases() []badCase {
 			_, err := Sample(bg, Problem{Model: hugeModel{}}, []float64{1}, few, nil)
 			return err
 		}, want: ErrNonFinite, substr: "overflow"},
+		{name: "Sample run projected past MaxGradEvals", child: true,
+			run: partial(model("", 0), &SampleSettings{Seed: 1, Chains: 1, MaxGradEvals: 10000}, SGLDMethod{}, false), want: ErrRange, substr: "more than MaxGradEvals = 1e+04; a momentum method"},
+		{name: "Sample run projected past MaxGradEvals with momentum", child: true,
+			run: partial(model("", 0), &SampleSettings{Seed: 1, Chains: 1, MaxGradEvals: 10000}, nil, false), want: ErrRange, substr: "more than MaxGradEvals = 1e+04; the step size is set by"},
 		// Run and RunChains.
 		{name: "Run Sampler.Step panics, draws kept", run: func() error {
 			s := panicStepper{Sampler: sgldOn2(), left: new(atomic.Int64)}

@@ -367,6 +367,9 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	a.Thin = thin
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
+	if err := costBound(a, r, s, e.model != nil); err != nil {
+		return out, err
+	}
 	phase, e.warm = "sampling", false
 	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: s.Callback})
 	out.evals = e.count

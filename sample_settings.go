@@ -80,6 +80,13 @@ type SampleSettings struct {
 	// more is refused before it starts, with an error wrapping ErrRange
 	// that names the sizes. Zero means MemoryLimit(), the machine's.
 	MemoryLimit int64
+	// MaxGradEvals bounds the cost of each chain's sampling run: once
+	// warmup has chosen the step, the thinning and the batch, a run
+	// projected to need more gradient evaluations (steps × evaluations per
+	// step) stops with an error saying what it would cost, instead of
+	// running for hours. Zero means 2·10⁹ per chain; negative means no
+	// bound.
+	MaxGradEvals int64
 }
 
 // Adapted holds the settings warmup chose for one chain. With them the

@@ -115,3 +115,41 @@ func checkSampleMemory(d int, s *SampleSettings) error {
 	return checkMemory("Sample", fmt.Sprintf("%d chains × %d draws × %d parameters (%s) and warmup's d × d matrices (%s)",
 		k, s.Draws, d, byteSize(draws), byteSize(warm)), draws+warm, s.MemoryLimit)
 }
+
+// defaultMaxGradEvals is SampleSettings.MaxGradEvals's default: per chain,
+// some minutes of gradient work at 10–100 ns per evaluation, and two
+// orders of magnitude above what any chain of the development targets
+// needs (doc/equations.md §13.6).
+const defaultMaxGradEvals = 2e9
+
+// costBound returns an error if the chain's sampling run, as adapted,
+// would need more gradient evaluations than s.MaxGradEvals: the steps
+// (burn-in and draws × thinning) times the evaluations per step (the
+// batch, twice it for a control variate; one call of a Problem's
+// Gradient).
+func costBound(a *Adapted, r MethodRules, s *SampleSettings, model bool) error {
+	budget := float64(s.MaxGradEvals)
+	switch {
+	case s.MaxGradEvals < 0:
+		return nil
+	case s.MaxGradEvals == 0:
+		budget = defaultMaxGradEvals
+	}
+	perStep := 1.0
+	if model {
+		perStep = float64(max(a.BatchSize, 1))
+		if a.Center != nil {
+			perStep *= cvCost
+		}
+	}
+	steps := float64(a.BurnIn) + float64(s.Draws)*float64(a.Thin)
+	if steps*perStep <= budget {
+		return nil
+	}
+	hint := "the step size is set by the posterior's largest curvature and the gradient noise: a reparameterisation that evens out the curvature, or fewer draws, makes the run cheaper"
+	if !r.Momentum {
+		hint = "a momentum method (SGHMCMethod) needs about the square root of the steps a first-order method needs between independent draws"
+	}
+	return errorf(ErrRange, "Sample: the run would cost about %.3g gradient evaluations per chain (%.3g steps — burn-in %d and %d draws × thinning %d — at %.0f evaluations per step, with the adapted step size %.3g), more than MaxGradEvals = %.3g; %s",
+		steps*perStep, steps, a.BurnIn, s.Draws, a.Thin, perStep, a.Eps, budget, hint)
+}
