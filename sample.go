@@ -83,6 +83,10 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 		}
 	}
 	res := &Result{Method: name, Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
+	var prog *sampleProgress
+	if s.Progress != nil {
+		prog = newSampleProgress(s.Progress, s.ProgressEvery, ids)
+	}
 	outs := make([]chainOut, len(ids))
 	errs := make([]error, len(ids))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -93,10 +97,11 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			outs[i], errs[i] = sampleChain(ctx, c, p, theta0, s, method, rules)
+			outs[i], errs[i] = sampleChain(ctx, c, p, theta0, s, method, rules, prog, i)
 		}()
 	}
 	wg.Wait()
+	prog.close()
 	var firstErr error
 	for c, o := range outs {
 		res.Chains[c] = o.chain

@@ -211,7 +211,7 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 
 // sampleChain runs chain c: warmup, in the phases listed with their
 // constants in sample_warmup.go, then the frozen sampler.
-func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *SampleSettings, m Method, r MethodRules) (out chainOut, err error) {
+func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *SampleSettings, m Method, r MethodRules, prog *sampleProgress, slot int) (out chainOut, err error) {
 	d := len(theta0)
 	dense := d <= s.DenseMax
 	src := ChainSource(s.Seed, c)
@@ -219,6 +219,8 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// *PanicError naming the phase; Run recovers those of sampling itself,
 	// keeping the draws.
 	phase := "warmup: setup"
+	at := func(k int) { phase = "warmup: " + warmupPhases[k]; prog.setPhase(slot, k) }
+	defer prog.finish(slot)
 	defer func() {
 		if v := recover(); v != nil {
 			if c, ok := unwrapCancel(v); ok {
@@ -246,12 +248,12 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		start[i] = v + s.StartScale*(2*e.rng.Float64()-1)
 	}
 	// Phase 1: Newton.
-	phase = "warmup: Newton"
+	at(1)
 	w, hs, err := e.newton(start, dense)
 	if err != nil {
 		return out, err
 	}
-	phase = "warmup: gradient check"
+	at(2)
 	if err := e.gradCheck(w); err != nil {
 		return out, err
 	}
@@ -261,7 +263,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// Phase 1b: the control variate's centre, the chain's full-data mode,
 	// and with data beyond the fixed batch the windows' gradient.
 	if e.model != nil && !s.PlainMinibatch {
-		phase = "warmup: control-variate centre"
+		at(3)
 		if err := e.centre(w, hs); err != nil {
 			return out, err
 		}
@@ -275,7 +277,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		}
 	}
 	// Phase 2: Langevin windows.
-	phase = "warmup: Langevin windows"
+	at(4)
 	w, hs, err = e.windows(w, hs, dense)
 	if err != nil {
 		return out, err
@@ -295,7 +297,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// iteration on the whitened Hessians.
 	// The spread is judged on the windows' points, inside the typical set;
 	// λ̂ on every point, the Newton phase's end included.
-	phase = "warmup: step size"
+	at(5)
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
@@ -328,7 +330,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		a.Eps = r.StepConstant / lamMax
 	}
 	// Phase 4: batch size, B̂, friction, and the method's own adaptation.
-	phase = "warmup: batch size and noise"
+	at(6)
 	if err := e.chooseBatch(a, w, r, s); err != nil {
 		return out, err
 	}
@@ -336,7 +338,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		return out, err
 	}
 	if wa, ok := m.(WarmupAdapter); ok {
-		phase = "warmup: the method's adaptation"
+		at(7)
 		if err := protect("Method.AdaptWarmup", func() error { return e.adaptMethod(wa, a, w) }); err != nil {
 			return out, err
 		}
@@ -352,7 +354,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		return out, err
 	}
 	var smp Sampler
-	phase = "warmup: the frozen sampler"
+	at(7)
 	if err := protect("Method.NewSampler", func() (err error) { smp, err = a.NewSampler(aff); return err }); err != nil {
 		return out, err
 	}
@@ -371,8 +373,12 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		return out, err
 	}
 	phase, e.warm = "sampling", false
-	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: s.Callback})
+	cb := prog.sampling(slot, a.BurnIn+s.Draws*thin, s.Callback)
+	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: cb})
 	out.evals = e.count
+	if zc != nil {
+		prog.ran(slot, zc.Steps)
+	}
 	if runErr == nil {
 		runErr = stopCause(zc, s.Draws, a.BurnIn)
 	}

@@ -5,8 +5,10 @@
 package sgmcmc
 
 import (
+	"io"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
@@ -87,6 +89,14 @@ type SampleSettings struct {
 	// running for hours. Zero means 2·10⁹ per chain; negative means no
 	// bound.
 	MaxGradEvals int64
+	// Progress, if not nil, receives a line every ProgressEvery (zero
+	// means 10 s) and one at the end: during warmup each chain's phase and
+	// an estimate of the time warmup has left, during sampling the steps
+	// done of the steps the adapted chains will take, the rate and the time
+	// left. Write errors are ignored.
+	Progress io.Writer
+	// ProgressEvery is the interval between Progress reports.
+	ProgressEvery time.Duration
 }
 
 // Adapted holds the settings warmup chose for one chain. With them the

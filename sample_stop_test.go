@@ -5,10 +5,12 @@
 package sgmcmc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -83,4 +85,44 @@ func (m *denseReg) LogLik(theta []float64, i int) float64 {
 		r -= v * theta[j]
 	}
 	return -r * r / 2
+}
+
+// TestSampleProgress: Progress reports warmup phases and sampling with an
+// estimate of the time left, and a last line at the end.
+func TestSampleProgress(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	m := newDenseReg(40, 2000, 4)
+	_, err := Sample(context.Background(), Problem{Model: m}, make([]float64, 40), &SampleSettings{Seed: 1, Chains: 2, Draws: 200, Progress: &buf, ProgressEvery: 5 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"sgmcmc: warmup (chain ", "warmup ETA ≈", "sgmcmc: sampling, ", "/", "ETA "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("progress output lacks %q:\n%s", want, out)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "(100.0%)") {
+		t.Errorf("last line %q, want the finished run's", last)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
