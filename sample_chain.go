@@ -309,8 +309,13 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 			top := vals[len(vals)-1]
 			lamMax = math.Max(lamMax, top)
 			if k > 0 {
-				lamMin = math.Min(lamMin, math.Max(vals[0], eigFloor*top))
+				// The smallest curvature above the floor: directions of
+				// zero or negative curvature (hierarchical scales,
+				// mixtures, heavy tails) are not a spread a step size
+				// must span, and counting them made the spread the
+				// floor, 10¹², on most posteriors.
 				spreadMax = math.Max(spreadMax, top)
+				lamMin = math.Min(lamMin, minAbove(vals, eigFloor*top))
 			}
 		}
 	}
@@ -320,8 +325,8 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	a.LambdaMax = lamMax
 	a.CurvatureSpread = spreadMax / lamMin
 	if !(a.CurvatureSpread >= 1) {
-		// A warmup point with no positive curvature at all (or none
-		// measurable): the posterior is not log-concave there.
+		// A window point with no positive curvature at all (or none
+		// measurable).
 		a.CurvatureSpread = math.Inf(1)
 	}
 	if r.Momentum {
@@ -417,4 +422,15 @@ func (a *Adapted) toTheta(zc *Chain) *Chain {
 		aff.ToTheta(c.At(i), zc.At(i))
 	}
 	return c
+}
+
+// minAbove returns the smallest of the ascending vals above floor, +Inf if
+// none is.
+func minAbove(vals []float64, floor float64) float64 {
+	for _, v := range vals {
+		if v > floor {
+			return v
+		}
+	}
+	return math.Inf(1)
 }

@@ -118,7 +118,17 @@ const (
 	burnInAutocorrs      = 3
 	minBurnIn            = 100
 
-	// Warnings: Sample warns of a curvature spread above spreadWarn.
+	// Warnings: Sample warns of a curvature spread above spreadWarn: the
+	// largest whitened curvature over the window points over the smallest
+	// positive one above the eigenvalue floor (directions of zero or
+	// negative curvature are left out: they are not a range a step must
+	// span, and counting them made the spread the floor, 10¹², on most
+	// posteriors). The trigger comes from stability: the momentum step
+	// ε = 0.3/√λ̂ stays stable up to curvature (2/0.3)²λ̂ ≈ 44λ̂, and a
+	// spread above 20 among the few window points leaves the part of the
+	// typical set warmup did not visit plausibly past that bound, while
+	// its flattest part mixes 20-fold (√20-fold with momentum) slower than
+	// the thinning assumes.
 	spreadWarn = 20
 )
 
