@@ -75,7 +75,7 @@
 // sample_curvature.go (finite-difference Hessians, power iteration),
 // sample_method.go (the Method interface and MethodRules), and one
 // sample_method_<name>.go per method (SGLDMethod, SGHMCMethod,
-// SGNHTMethod, SGRHMCMethod, HAMCMCMethod, PSGLDMethod), each holding its
+// SGNHTMethod, HAMCMCMethod, PSGLDMethod), each holding its
 // configuration fields, whose zero value is the default, and its rules. A
 // user's own Method implements Name, Rules and NewSampler; a chain is
 // rebuilt from its Adapted settings by Adapted.NewSampler.

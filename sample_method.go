@@ -11,9 +11,17 @@ import (
 
 // Method is a sampler Sample can run: what warmup needs to know of it and
 // how it is built from the adapted settings. The package's methods are
-// SGLDMethod, SGHMCMethod, SGNHTMethod, SGRHMCMethod, HAMCMCMethod and
-// PSGLDMethod, each a struct whose zero value is the default configuration
-// (one file each, sample_method_*.go); nil means SGHMCMethod{}.
+// SGLDMethod, SGHMCMethod, SGNHTMethod, HAMCMCMethod and PSGLDMethod, each
+// a struct whose zero value is the default configuration (one file each,
+// sample_method_*.go); nil means SGHMCMethod{}.
+//
+// gSGRHMC (NewSGRHMC) is not among them: Sample whitens by a constant
+// preconditioner, after which gSGRHMC with a constant metric is SGHMC
+// draw for draw (measured on every development target), and a
+// position-dependent metric needs one from the model (a Fisher metric,
+// the SoftAbs of the Hessian), which the Model interface does not carry.
+// A user with such a metric can write the Method (ExampleMethod shows how)
+// around NewSGRHMC.
 //
 // A user's own method implements these three methods (ExampleMethod
 // writes one), or embeds one of the package's and replaces some of them. A

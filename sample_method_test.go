@@ -12,7 +12,7 @@ import (
 )
 
 // builtinMethods are the package's methods at their defaults.
-var builtinMethods = []Method{SGLDMethod{}, SGHMCMethod{}, SGNHTMethod{}, SGRHMCMethod{}, HAMCMCMethod{}, PSGLDMethod{}}
+var builtinMethods = []Method{SGLDMethod{}, SGHMCMethod{}, SGNHTMethod{}, HAMCMCMethod{}, PSGLDMethod{}}
 
 // TestSampleRebuildEveryMethod: for every method, a chain rebuilt through
 // the exported API alone (Adapted.NewGradient, NewAffine,
@@ -81,7 +81,6 @@ func TestSampleMethodConfig(t *testing.T) {
 		{SGLDMethod{}, SGLDMethod{StepConstant: 0.1}, SGLDMethod{StepConstant: 0.05}, 0.5},
 		{SGHMCMethod{}, SGHMCMethod{StepConstant: 0.3, MinFriction: 1}, SGHMCMethod{StepConstant: 0.15}, 0.5},
 		{SGNHTMethod{}, SGNHTMethod{StepConstant: 0.1, MinA: 0.5}, SGNHTMethod{StepConstant: 0.05}, 0.5},
-		{SGRHMCMethod{}, SGRHMCMethod{StepConstant: 0.3, MinFriction: 1}, SGRHMCMethod{StepConstant: 0.15}, 0.5},
 		{HAMCMCMethod{}, HAMCMCMethod{StepConstant: 0.1, M: 2, Gamma: 1, MinPairCurvature: 0.2}, HAMCMCMethod{StepConstant: 0.05}, 0.5},
 		{PSGLDMethod{}, PSGLDMethod{StepConstant: 0.1, Alpha: 0.99, Lambda: 1e-12, AdaptSteps: 200}, PSGLDMethod{StepConstant: 0.05}, 0.5},
 	} {

@@ -75,7 +75,7 @@ func TestSampleLinReg(t *testing.T) {
 	}
 	m := newLinReg(1000, 66, 4, 1)
 	mu, cov := m.exact()
-	for _, meth := range []Method{SGLDMethod{}, SGHMCMethod{}, SGNHTMethod{}, SGRHMCMethod{}, HAMCMCMethod{}, PSGLDMethod{}} {
+	for _, meth := range []Method{SGLDMethod{}, SGHMCMethod{}, SGNHTMethod{}, HAMCMCMethod{}, PSGLDMethod{}} {
 		res, err := Sample(context.Background(), Problem{Model: m}, []float64{0, 0}, &SampleSettings{Seed: 1}, meth)
 		if err != nil {
 			t.Fatalf("%s: %v", meth.Name(), err)

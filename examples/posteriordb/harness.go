@@ -19,7 +19,7 @@ import (
 )
 
 // Methods are the samplers every target is run with, in table order.
-var Methods = []string{"SGLD", "SGHMC", "SGNHT", "gSGRHMC", "HAMCMC", "pSGLD"}
+var Methods = []string{"SGLD", "SGHMC", "SGNHT", "HAMCMC", "pSGLD"}
 
 // runInfo is what a run reports besides its draws.
 type runInfo struct {

@@ -25,7 +25,6 @@ var methodByName = map[string]sgmcmc.Method{
 	"SGLD":    sgmcmc.SGLDMethod{},
 	"SGHMC":   sgmcmc.SGHMCMethod{},
 	"SGNHT":   sgmcmc.SGNHTMethod{},
-	"gSGRHMC": sgmcmc.SGRHMCMethod{},
 	"HAMCMC":  sgmcmc.HAMCMCMethod{},
 	"pSGLD":   sgmcmc.PSGLDMethod{},
 }
