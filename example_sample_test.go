@@ -6,6 +6,7 @@ package sgmcmc_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"math"
@@ -60,4 +61,31 @@ func ExampleSample() {
 	// a: sd / exact sd = 1.0, R̂ < 1.01: true
 	// b: sd / exact sd = 1.0, R̂ < 1.01: true
 	// warnings: 0
+}
+
+// A run that stops early — here its callback stops it after 50 kept draws
+// — returns a partial Result with the draws kept, their summary and a
+// warning saying why, together with an error wrapping the cause.
+func ExampleSample_stoppedEarly() {
+	gauss := sgmcmc.Problem{Gradient: func(int, rand.Source) (sgmcmc.Gradient, error) {
+		return sgmcmc.GradFunc(func(dst, th []float64) { copy(dst, th) }), nil // N(0, I)
+	}}
+	kept := 0
+	stop := func(si sgmcmc.StepInfo) error {
+		if kept == 50 {
+			return sgmcmc.ErrStop
+		}
+		if si.Kept {
+			kept++
+		}
+		return nil
+	}
+	res, err := sgmcmc.Sample(context.Background(), gauss, []float64{0, 0}, &sgmcmc.SampleSettings{Seed: 1, Chains: 1, Callback: stop}, nil)
+	fmt.Println(errors.Is(err, sgmcmc.ErrStop))
+	fmt.Println(res.Chains[0].Len(), "draws kept;", len(res.Summary), "parameters summarised")
+	fmt.Println(res.Warnings[0][:24])
+	// Output:
+	// true
+	// 50 draws kept; 2 parameters summarised
+	// the run stopped early (c
 }
