@@ -22,11 +22,11 @@ type runner func(ctx context.Context, t *Target, method string, seed uint64, dra
 
 // methodByName maps the row names of the methods to Sample's methods.
 var methodByName = map[string]sgmcmc.Method{
-	"SGLD":    sgmcmc.SGLDMethod{},
-	"SGHMC":   sgmcmc.SGHMCMethod{},
-	"SGNHT":   sgmcmc.SGNHTMethod{},
-	"HAMCMC":  sgmcmc.HAMCMCMethod{},
-	"pSGLD":   sgmcmc.PSGLDMethod{},
+	"SGLD":   sgmcmc.SGLDMethod{},
+	"SGHMC":  sgmcmc.SGHMCMethod{},
+	"SGNHT":  sgmcmc.SGNHTMethod{},
+	"HAMCMC": sgmcmc.HAMCMCMethod{},
+	"pSGLD":  sgmcmc.PSGLDMethod{},
 }
 
 // runMethod is the runner of the example: one call of sgmcmc.Sample with
