@@ -65,7 +65,7 @@ type HAMCMCStats struct {
 	WarmupSteps int
 	// PairsAccepted and PairsRejected count the curvature pairs offered to
 	// the L-BFGS memory; rejected pairs (sᵀy not safely positive after
-	// damping) are never used.
+	// damping, or made by an unstable step: see HAMCMC) are never used.
 	PairsAccepted, PairsRejected int
 	// PairsInUse is the number of pairs that will precondition the next
 	// step, 0 … M−1.
@@ -117,6 +117,14 @@ type HAMCMCStats struct {
 // and γI-like along stiff directions (internal/lbfgs's
 // TestLBFGSCaptureNeedsAlignedPairs);
 // examples/lineargaussian measures what that costs against SGLD and SGRLD.
+//
+// Divergences (doc/equations.md §10.8). Every transition, the warm-up's
+// included, is judged by its change in potential as in the other samplers.
+// In addition, a curvature pair that proves the step which made it
+// unstable — ε·yᵀHy/sᵀy > 2 for the step's preconditioner H — is rejected,
+// so that H cannot absorb a blow-up and let the chain relax silently from
+// far out; the step then stays unstable, and its divergences are counted
+// until the run stops.
 type HAMCMC struct {
 	bg     batchGrad
 	d, m   int
@@ -245,7 +253,7 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 		if err := checkFinite(h.g0, tau-h.lag, "non-finite gradient at an initial sample"); err != nil {
 			return nil, errorf(nil, "NewHAMCMC: %w", err)
 		}
-		h.push(s.Init[tau], s.Init[tau-h.lag])
+		h.offer(0, s.Init[tau], s.Init[tau-h.lag], h.g1, h.g0, false)
 	}
 	for k := m + 1; k <= 2*m; k++ {
 		copy(h.hist[k%m], s.Init[k])
@@ -260,7 +268,9 @@ func (h *HAMCMC) Dim() int { return h.d }
 
 // Divergences returns the number of divergent transitions so far and the
 // most recent one (DivergenceCounter). A transition θ_{t−M} → θ_t is judged
-// at once, from the two gradients of its curvature pair.
+// at once, from the two gradients of its curvature pair; a warm-up
+// transition θ_{t−1} → θ_t at once from t = M+2 on, and by the next step
+// before.
 func (h *HAMCMC) Divergences() (int, Divergence) { return h.div.count() }
 
 // M returns the memory size.
@@ -318,7 +328,7 @@ func (h *HAMCMC) step(eps float64, t int) error {
 		return err
 	}
 	h.div.judge(t, base, h.next, h.g0, h.g1)
-	h.push(h.next, base)
+	h.offer(eps, h.next, base, h.g1, h.g0, identity)
 	if identity {
 		h.stats.IdentitySteps++
 	}
@@ -327,7 +337,10 @@ func (h *HAMCMC) step(eps float64, t int) error {
 }
 
 // warmup is step t ≤ 2M from theta0: SGLD with preconditioner γI. From
-// t = M+2 on it also records the pair (θ_t − θ_{t−lag}) on its batch.
+// t = M+2 on it also offers the pair (θ_t − θ_{t−lag}) on its batch, and
+// judges its transition θ_{t−1} → θ_t at once from the gradients at both
+// ends; before that, the transition is judged by the next step, which
+// computes the gradient at θ_t.
 func (h *HAMCMC) warmup(eps float64, t int) error {
 	cur := h.hist[(t-1)%h.m]
 	h.bg.newBatch()
@@ -343,19 +356,26 @@ func (h *HAMCMC) warmup(eps float64, t int) error {
 	if err := checkFinite(h.next, t, "state became non-finite (step size too large?)"); err != nil {
 		return err
 	}
-	if t >= h.m+2 {
+	if t < h.m+2 {
+		h.div.finish(cur, h.g0)
+		h.div.begin(t, cur, h.g0)
+	} else {
 		base := h.hist[(t-h.lag)%h.m]
 		h.bg.grad(h.g1, h.next)
 		if err := checkGradValue(h.bg.g, h.g1, t); err != nil {
 			return err
 		}
+		gb := h.g0 // ∇Ũ(θ_{t−lag}) on this batch
 		if h.lag != 1 {
-			h.bg.grad(h.g0, base)
-			if err := checkGradValue(h.bg.g, h.g0, t); err != nil {
+			gb = h.xi
+			h.bg.grad(gb, base)
+			if err := checkGradValue(h.bg.g, gb, t); err != nil {
 				return err
 			}
 		}
-		h.push(h.next, base)
+		h.div.finish(cur, h.g0)
+		h.div.judge(t, cur, h.next, h.g0, h.g1)
+		h.offer(eps, h.next, base, h.g1, gb, true)
 	}
 	h.stats.WarmupSteps++
 	h.commit(t)

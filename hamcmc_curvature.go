@@ -8,11 +8,12 @@ import (
 	"math"
 
 	"github.com/sgmcmc-go/sgmcmc/internal/lbfgs"
+	"gonum.org/v1/gonum/floats"
 )
 
 // This file holds HAMCMC's curvature pairs: the gradients on one batch that
-// make them, how they are offered to the L-BFGS memory, and the memory's
-// checkpoint encoding.
+// make them, the stability test each pair must pass before the L-BFGS
+// memory takes it, and the memory's checkpoint encoding.
 
 // batchGrad evaluates a Gradient on one batch at a time when it implements
 // SameBatchGradient, and freshly at every call otherwise.
@@ -43,11 +44,50 @@ func (b *batchGrad) grad(dst, theta []float64) {
 	b.g.Grad(dst, theta)
 }
 
-// push offers the pair s = x − base, y = g1 − g0 (damped by the L-BFGS memory).
-func (h *HAMCMC) push(x, base []float64) {
+// offer offers the pair s = x − base, y = g1 − g0 of a step with step size
+// eps to the L-BFGS memory (which damps it and tests its curvature), unless
+// the pair certifies that the step which made it was unstable
+// (doc/equations.md §10.8). gammaI says that the step was preconditioned by
+// γI (a warm-up step, or a step with no pair in use) rather than by the
+// memory's H; eps = 0 (the pairs of Settings.Init) skips the test.
+//
+// The test. With y = Ā s, Ā the Hessian of Ũ averaged over the segment
+// (exactly ∇²Ũ for a quadratic), r = yᵀH y / sᵀy is the Rayleigh quotient
+// of Ā^½ H Ā^½ at Ā^½ s, a lower bound on the largest eigenvalue of H Ā,
+// where H is the preconditioner of the step that made the pair. If
+// ε·r > 2 (stableLimit), that step multiplied some direction by
+// |1 − ελ| > 1: it was unstable, and the pair, whose s spans the runaway, is
+// rejected (a gap in the window, counted in Stats.PairsRejected). Accepting
+// it would let H absorb the blow-up: on a target whose scales differ by
+// 10⁶, the warm-up runs to |θ| ≈ 10³⁰, the pairs then fit the stiff
+// direction exactly, and the chain relaxes from there for thousands of
+// steps, each transition lowering U, none counted as divergent. Rejected,
+// H stays the preconditioner that diverged, the following transitions
+// diverge as SGLD's would, and the run stops. The test costs one product
+// by H per step. A pair with sᵀy ≤ 0 (a concave direction, or noise) is
+// left to the memory's own test.
+func (h *HAMCMC) offer(eps float64, x, base, g1, g0 []float64, gammaI bool) {
+	var sy float64
 	for i := range h.sv {
 		h.sv[i] = x[i] - base[i]
-		h.yv[i] = h.g1[i] - h.g0[i]
+		h.yv[i] = g1[i] - g0[i]
+		sy += h.sv[i] * h.yv[i]
+	}
+	if eps > 0 && sy > 0 {
+		var yhy float64
+		if gammaI {
+			yhy = h.gamma * floats.Dot(h.yv, h.yv)
+		} else {
+			// The lengths are the sampler's own, so MulH cannot fail.
+			_ = h.lb.MulH(h.z, h.yv)
+			yhy = floats.Dot(h.yv, h.z)
+		}
+		if r := yhy / sy; !(eps*r <= stableLimit) { // NaN too
+			// An empty pair: the memory rejects it and leaves its slot
+			// a gap.
+			clear(h.sv)
+			clear(h.yv)
+		}
 	}
 	// The lengths are the sampler's own, so Push cannot fail.
 	_, _ = h.lb.Push(h.sv, h.yv)
