@@ -65,7 +65,8 @@ type HAMCMCStats struct {
 	WarmupSteps int
 	// PairsAccepted and PairsRejected count the curvature pairs offered to
 	// the L-BFGS memory; rejected pairs (sᵀy not safely positive after
-	// damping, or made by an unstable step: see HAMCMC) are never used.
+	// damping, or made by an unstable step that ran away: see HAMCMC) are
+	// never used.
 	PairsAccepted, PairsRejected int
 	// PairsInUse is the number of pairs that will precondition the next
 	// step, 0 … M−1.
@@ -120,11 +121,13 @@ type HAMCMCStats struct {
 //
 // Divergences (doc/equations.md §10.8). Every transition, the warm-up's
 // included, is judged by its change in potential as in the other samplers.
-// In addition, a curvature pair that proves the step which made it
-// unstable — ε·yᵀHy/sᵀy > 2 for the step's preconditioner H — is rejected,
-// so that H cannot absorb a blow-up and let the chain relax silently from
-// far out; the step then stays unstable, and its divergences are counted
-// until the run stops.
+// In addition, a curvature pair whose segment ran away (its ΔU above the
+// divergence threshold) and which proves the step that made it unstable
+// (ε·yᵀHy/sᵀy > 2 for the step's preconditioner H) is rejected, so that H
+// cannot absorb a blow-up and let the chain relax silently from far out;
+// the step then stays unstable, and its divergences are counted until the
+// run stops. Pairs of unstable steps that did not run away are kept: H is
+// there to repair those.
 type HAMCMC struct {
 	bg     batchGrad
 	d, m   int

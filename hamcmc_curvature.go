@@ -12,7 +12,7 @@ import (
 )
 
 // This file holds HAMCMC's curvature pairs: the gradients on one batch that
-// make them, the stability test each pair must pass before the L-BFGS
+// make them, the test of a runaway each pair must pass before the L-BFGS
 // memory takes it, and the memory's checkpoint encoding.
 
 // batchGrad evaluates a Gradient on one batch at a time when it implements
@@ -46,34 +46,37 @@ func (b *batchGrad) grad(dst, theta []float64) {
 
 // offer offers the pair s = x − base, y = g1 − g0 of a step with step size
 // eps to the L-BFGS memory (which damps it and tests its curvature), unless
-// the pair certifies that the step which made it was unstable
+// the pair shows that the step which made it was unstable and ran away
 // (doc/equations.md §10.8). gammaI says that the step was preconditioned by
 // γI (a warm-up step, or a step with no pair in use) rather than by the
 // memory's H; eps = 0 (the pairs of Settings.Init) skips the test.
 //
-// The test. With y = Ā s, Ā the Hessian of Ũ averaged over the segment
-// (exactly ∇²Ũ for a quadratic), r = yᵀH y / sᵀy is the Rayleigh quotient
-// of Ā^½ H Ā^½ at Ā^½ s, a lower bound on the largest eigenvalue of H Ā,
-// where H is the preconditioner of the step that made the pair. If
-// ε·r > 2 (stableLimit), that step multiplied some direction by
-// |1 − ελ| > 1: it was unstable, and the pair, whose s spans the runaway, is
-// rejected (a gap in the window, counted in Stats.PairsRejected). Accepting
-// it would let H absorb the blow-up: on a target whose scales differ by
-// 10⁶, the warm-up runs to |θ| ≈ 10³⁰, the pairs then fit the stiff
-// direction exactly, and the chain relaxes from there for thousands of
-// steps, each transition lowering U, none counted as divergent. Rejected,
-// H stays the preconditioner that diverged, the following transitions
-// diverge as SGLD's would, and the run stops. The test costs one product
-// by H per step. A pair with sᵀy ≤ 0 (a concave direction, or noise) is
-// left to the memory's own test.
+// The test. The pair's segment ran away if its trapezoid ΔU,
+// ½ sᵀ(g0 + g1), exceeds the divergence threshold. Its step was unstable if
+// ε·r > 2 (stableLimit), where r = yᵀH y / sᵀy and H is the step's
+// preconditioner: with y = Ā s, Ā the Hessian of Ũ averaged over the
+// segment (∇²Ũ for a quadratic), r is the Rayleigh quotient of Ā^½ H Ā^½ at
+// Ā^½ s, a lower bound on the largest eigenvalue of H Ā, so the step
+// multiplied some direction by |1 − ελ| > 1. A pair that passes both tests
+// is rejected (a gap in the window, counted in Stats.PairsRejected):
+// accepted, it would fit H to the runaway, and the chain would relax from
+// far out without another divergence (on a target whose scales differ by
+// 10⁶, from |θ| ≈ 10³⁴ for thousands of steps). Rejected, H stays the
+// preconditioner that diverged, and the following transitions diverge and
+// are counted as SGLD's would be. A step that is unstable without running
+// away keeps its pair: repairing such steps is what H is for (decreasing
+// schedules start with them). The product by H is computed only for a
+// divergent segment. A pair with sᵀy ≤ 0 (a concave direction, or noise)
+// is left to the memory's own test.
 func (h *HAMCMC) offer(eps float64, x, base, g1, g0 []float64, gammaI bool) {
-	var sy float64
+	var sy, du float64
 	for i := range h.sv {
-		h.sv[i] = x[i] - base[i]
-		h.yv[i] = g1[i] - g0[i]
-		sy += h.sv[i] * h.yv[i]
+		si, yi := x[i]-base[i], g1[i]-g0[i]
+		h.sv[i], h.yv[i] = si, yi
+		sy += si * yi
+		du += si * (g0[i] + g1[i])
 	}
-	if eps > 0 && sy > 0 {
+	if eps > 0 && sy > 0 && !(0.5*du <= divergenceThreshold(h.d)) {
 		var yhy float64
 		if gammaI {
 			yhy = h.gamma * floats.Dot(h.yv, h.yv)
