@@ -93,7 +93,7 @@ func (d *divTracker) record(step, idx int, du float64) {
 // step as it runs away, and can settle at several times the posterior's
 // scale with a small ΔU per step. PSGLD judges the step itself by this
 // limit (doc/equations.md §11.4); HAMCMC rejects the curvature pairs of
-// steps beyond it (§10.8).
+// steps beyond it that ran away (§10.8).
 const stableLimit = 2
 
 // unstable counts transition step as divergent: the step that made it was
