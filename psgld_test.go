@@ -337,3 +337,23 @@ func TestPSGLDStableSilent(t *testing.T) {
 		}
 	}
 }
+
+// TestPSGLDUnstableInBlocks: the stability check of a step split into
+// parallel blocks names the unstable coordinate wherever it lies. On
+// N(0, diag(1, …, 1, 100)) in 7 coordinates, blocks of 3, memoryless with
+// λ = 1 at ε = 0.1, only the last coordinate (in the third block) is
+// unstable near its mode (εGh = 10/(1 + 100|θ_6|)). (Not parallel: it
+// changes the package's block sizes.)
+func TestPSGLDUnstableInBlocks(t *testing.T) {
+	defer setBlocks(4, 3)()
+	prec := []float64{1, 1, 1, 1, 1, 1, 100}
+	p, err := NewPSGLD(&psgldDiagGauss{p: prec}, make([]float64, 7), rand.NewPCG(5, 6), &PSGLDSettings{Memoryless: true, Lambda: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), p, RunOptions{Draws: 1000, Schedule: Constant(0.1)})
+	var se *StepError
+	if !errors.As(err, &se) || !errors.Is(err, ErrDivergence) || se.Index != 6 {
+		t.Errorf("err = %v, want ErrDivergence at coordinate 6", err)
+	}
+}
