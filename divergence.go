@@ -20,7 +20,9 @@ func divergenceThreshold(d int) float64 { return max(divergenceNats, float64(d))
 
 // Divergence describes a divergent transition: the step that made it, the
 // coordinate of θ contributing most to it, and the estimated change in the
-// potential U over the transition.
+// potential U over the transition. For a transition that PSGLD counts
+// because its step was unstable, Index is the unstable coordinate and
+// DeltaU the change predicted to second order when the step was taken.
 type Divergence struct {
 	Step   int
 	Index  int
@@ -70,12 +72,37 @@ func (d *divTracker) judge(step int, from, to, g0, g1 []float64) {
 }
 
 // record counts transition step, whose estimated change in potential is du
-// and worst coordinate idx, if it is divergent.
+// and worst coordinate idx, if it is divergent and was not already counted
+// as unstable.
 func (d *divTracker) record(step, idx int, du float64) {
+	if d.n > 0 && d.last.Step == step {
+		return
+	}
 	if du > divergenceThreshold(len(d.from)) || du != du {
 		d.n++
 		d.last = Divergence{Step: step, Index: idx, DeltaU: du}
 	}
+}
+
+// stableLimit bounds ε·κ for a stable step: the deterministic part of a
+// Langevin step along a direction of curvature κ (in the step's metric)
+// multiplies the distance to the mode by 1 − εκ, which grows in magnitude
+// once εκ > 2. A chain driven by a fixed preconditioner then runs away
+// geometrically and its ΔU soon exceeds the threshold; one whose
+// preconditioner adapts to its own spread (pSGLD's RMSprop) shrinks the
+// step as it runs away, and can settle at several times the posterior's
+// scale with a small ΔU per step. PSGLD judges the step itself by this
+// limit (doc/equations.md §11.4); HAMCMC rejects the curvature pairs of
+// steps beyond it that ran away (§10.8).
+const stableLimit = 2
+
+// unstable counts transition step as divergent: the step that made it was
+// linearly unstable along coordinate idx (ε·κ > stableLimit). du is the
+// change in potential predicted for it, the judgement of its ΔU being to
+// come; record will not count the transition a second time.
+func (d *divTracker) unstable(step, idx int, du float64) {
+	d.n++
+	d.last = Divergence{Step: step, Index: idx, DeltaU: du}
 }
 
 // divMark is the part of a divTracker that a step changes in place: a

@@ -13,35 +13,6 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
-// batchGrad evaluates a Gradient on one batch at a time when it implements
-// SameBatchGradient, and freshly at every call otherwise.
-type batchGrad struct {
-	g    Gradient
-	sb   SameBatchGradient
-	same bool
-}
-
-func newBatchGrad(g Gradient) batchGrad {
-	sb, ok := g.(SameBatchGradient)
-	return batchGrad{g: g, sb: sb, same: ok}
-}
-
-func (b *batchGrad) newBatch() {
-	if b.same {
-		b.sb.NewBatch()
-	}
-}
-
-// grad writes ∇Ũ(θ) on the current batch; for a plain Gradient each call is
-// a fresh evaluation.
-func (b *batchGrad) grad(dst, theta []float64) {
-	if b.same {
-		b.sb.GradSameBatch(dst, theta)
-		return
-	}
-	b.g.Grad(dst, theta)
-}
-
 // HAMCMCSettings configures NewHAMCMC. The zero value (or nil) is HAMCMC
 // with M = 2, γ = 1, no damping, and an SGLD warm-up from theta0.
 type HAMCMCSettings struct {
@@ -94,7 +65,8 @@ type HAMCMCStats struct {
 	WarmupSteps int
 	// PairsAccepted and PairsRejected count the curvature pairs offered to
 	// the L-BFGS memory; rejected pairs (sᵀy not safely positive after
-	// damping) are never used.
+	// damping, or made by an unstable step that ran away: see HAMCMC) are
+	// never used.
 	PairsAccepted, PairsRejected int
 	// PairsInUse is the number of pairs that will precondition the next
 	// step, 0 … M−1.
@@ -146,6 +118,16 @@ type HAMCMCStats struct {
 // and γI-like along stiff directions (internal/lbfgs's
 // TestLBFGSCaptureNeedsAlignedPairs);
 // examples/lineargaussian measures what that costs against SGLD and SGRLD.
+//
+// Divergences (doc/equations.md §10.8). Every transition, the warm-up's
+// included, is judged by its change in potential as in the other samplers.
+// In addition, a curvature pair whose segment ran away (its ΔU above the
+// divergence threshold) and which proves the step that made it unstable
+// (ε·yᵀHy/sᵀy > 2 for the step's preconditioner H) is rejected, so that H
+// cannot absorb a blow-up and let the chain relax silently from far out;
+// the step then stays unstable, and its divergences are counted until the
+// run stops. Pairs of unstable steps that did not run away are kept: H is
+// there to repair those.
 type HAMCMC struct {
 	bg     batchGrad
 	d, m   int
@@ -274,7 +256,7 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 		if err := checkFinite(h.g0, tau-h.lag, "non-finite gradient at an initial sample"); err != nil {
 			return nil, errorf(nil, "NewHAMCMC: %w", err)
 		}
-		h.push(s.Init[tau], s.Init[tau-h.lag])
+		h.offer(0, s.Init[tau], s.Init[tau-h.lag], h.g1, h.g0, false)
 	}
 	for k := m + 1; k <= 2*m; k++ {
 		copy(h.hist[k%m], s.Init[k])
@@ -284,24 +266,14 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	return h, nil
 }
 
-// push offers the pair s = x − base, y = g1 − g0 (damped by the L-BFGS memory).
-func (h *HAMCMC) push(x, base []float64) {
-	for i := range h.sv {
-		h.sv[i] = x[i] - base[i]
-		h.yv[i] = h.g1[i] - h.g0[i]
-	}
-	// The lengths are the sampler's own, so Push cannot fail.
-	_, _ = h.lb.Push(h.sv, h.yv)
-	st := h.lb.Stats()
-	h.stats.PairsAccepted, h.stats.PairsRejected = st.Accepted, st.Rejected
-}
-
 // Dim returns the dimension of θ.
 func (h *HAMCMC) Dim() int { return h.d }
 
 // Divergences returns the number of divergent transitions so far and the
 // most recent one (DivergenceCounter). A transition θ_{t−M} → θ_t is judged
-// at once, from the two gradients of its curvature pair.
+// at once, from the two gradients of its curvature pair; a warm-up
+// transition θ_{t−1} → θ_t at once from t = M+2 on, and by the next step
+// before.
 func (h *HAMCMC) Divergences() (int, Divergence) { return h.div.count() }
 
 // M returns the memory size.
@@ -359,7 +331,7 @@ func (h *HAMCMC) step(eps float64, t int) error {
 		return err
 	}
 	h.div.judge(t, base, h.next, h.g0, h.g1)
-	h.push(h.next, base)
+	h.offer(eps, h.next, base, h.g1, h.g0, identity)
 	if identity {
 		h.stats.IdentitySteps++
 	}
@@ -368,7 +340,10 @@ func (h *HAMCMC) step(eps float64, t int) error {
 }
 
 // warmup is step t ≤ 2M from theta0: SGLD with preconditioner γI. From
-// t = M+2 on it also records the pair (θ_t − θ_{t−lag}) on its batch.
+// t = M+2 on it also offers the pair (θ_t − θ_{t−lag}) on its batch, and
+// judges its transition θ_{t−1} → θ_t at once from the gradients at both
+// ends; before that, the transition is judged by the next step, which
+// computes the gradient at θ_t.
 func (h *HAMCMC) warmup(eps float64, t int) error {
 	cur := h.hist[(t-1)%h.m]
 	h.bg.newBatch()
@@ -384,19 +359,26 @@ func (h *HAMCMC) warmup(eps float64, t int) error {
 	if err := checkFinite(h.next, t, "state became non-finite (step size too large?)"); err != nil {
 		return err
 	}
-	if t >= h.m+2 {
+	if t < h.m+2 {
+		h.div.finish(cur, h.g0)
+		h.div.begin(t, cur, h.g0)
+	} else {
 		base := h.hist[(t-h.lag)%h.m]
 		h.bg.grad(h.g1, h.next)
 		if err := checkGradValue(h.bg.g, h.g1, t); err != nil {
 			return err
 		}
+		gb := h.g0 // ∇Ũ(θ_{t−lag}) on this batch
 		if h.lag != 1 {
-			h.bg.grad(h.g0, base)
-			if err := checkGradValue(h.bg.g, h.g0, t); err != nil {
+			gb = h.xi
+			h.bg.grad(gb, base)
+			if err := checkGradValue(h.bg.g, gb, t); err != nil {
 				return err
 			}
 		}
-		h.push(h.next, base)
+		h.div.finish(cur, h.g0)
+		h.div.judge(t, cur, h.next, h.g0, h.g1)
+		h.offer(eps, h.next, base, h.g1, gb, true)
 	}
 	h.stats.WarmupSteps++
 	h.commit(t)
@@ -475,70 +457,4 @@ func (h *HAMCMC) UnmarshalBinary(data []byte) error {
 			h.div.set(div)
 		}}
 	})
-}
-
-// encodeLBFGS appends an L-BFGS memory: its size and settings, the window
-// of pairs (s, y) as damped by Push, and the statistics.
-func encodeLBFGS(e *encoder, l *lbfgs.Approx) {
-	st := l.State()
-	e.int(l.Dim())
-	e.int(l.Mem())
-	e.f64(l.Gamma())
-	e.f64(l.Lambda())
-	e.f64(l.MinCurvature)
-	e.f64(l.MinScaledCurvature)
-	e.int(st.Next)
-	e.int(st.N)
-	for k := range l.Mem() {
-		e.bool(st.Have[k])
-		e.floats(st.S[k])
-		e.floats(st.Y[k])
-	}
-	e.int(st.Stats.Accepted)
-	e.int(st.Stats.Rejected)
-	e.int(st.Stats.Dropped)
-}
-
-// decodeLBFGS reads an L-BFGS memory of the same size and settings as
-// like and returns it, its products rebuilt; nil after a failure.
-func decodeLBFGS(d *decoder, like *lbfgs.Approx) *lbfgs.Approx {
-	dim, mem := like.Dim(), like.Mem()
-	d.equal("L-BFGS dimension", dim)
-	d.equal("L-BFGS memory", mem)
-	if d.err != nil {
-		return nil
-	}
-	if g := d.f64("L-BFGS γ", anyValue); d.err == nil && math.Float64bits(g) != math.Float64bits(like.Gamma()) {
-		d.fail("checkpoint has L-BFGS γ = %v, the receiver %v", g, like.Gamma())
-	}
-	if lam := d.f64("L-BFGS λ", anyValue); d.err == nil && math.Float64bits(lam) != math.Float64bits(like.Lambda()) {
-		d.fail("checkpoint has L-BFGS λ = %v, the receiver %v", lam, like.Lambda())
-	}
-	minCurv := d.f64("L-BFGS MinCurvature", nonNegative)
-	minScaled := d.f64("L-BFGS MinScaledCurvature", nonNegative)
-	st := lbfgs.State{Have: make([]bool, mem), S: make([][]float64, mem), Y: make([][]float64, mem)}
-	st.Next = d.int("L-BFGS next slot", 0, mem-1)
-	st.N = d.int("L-BFGS pair count", 0, mem)
-	for k := range mem {
-		st.Have[k] = d.bool("L-BFGS slot in use")
-		st.S[k] = d.floats("L-BFGS s", dim, anyFinite)
-		st.Y[k] = d.floats("L-BFGS y", dim, anyFinite)
-	}
-	st.Stats.Accepted = d.count("L-BFGS accepted pairs")
-	st.Stats.Rejected = d.count("L-BFGS rejected pairs")
-	st.Stats.Dropped = d.count("L-BFGS dropped pairs")
-	if d.err != nil {
-		return nil
-	}
-	l, err := lbfgs.New(dim, mem, like.Gamma(), like.Lambda())
-	if err != nil {
-		d.fail("%v", err)
-		return nil
-	}
-	l.MinCurvature, l.MinScaledCurvature = minCurv, minScaled
-	if err := l.Restore(st); err != nil {
-		d.fail("%v", err)
-		return nil
-	}
-	return l
 }

@@ -767,3 +767,69 @@ func ExampleHAMCMC() {
 	// mean ≈ (1.0, -1.0)
 	// pairs rejected: 0, SGLD fallbacks: 0
 }
+
+// TestHAMCMCPlantedBadlyScaled: on N(0, diag(1, 10⁻¹²)), whose two
+// coordinates differ in scale by 10⁶, a step size too large for the stiff
+// coordinate under H⁰ = γI blows the SGLD warm-up up by a factor εγ·10¹²
+// per step. Those transitions are divergent; their curvature pairs, which
+// certify the step unstable, must be rejected, so that the chain does not
+// sit silently at |θ| ≈ 10³⁰ while H relaxes it (as it did for 2,000
+// steps, no divergence counted, doc/equations.md §10.8): the run stops
+// with ErrDivergence just past the default limit of 20, every kept draw
+// finite.
+func TestHAMCMCPlantedBadlyScaled(t *testing.T) {
+	t.Parallel()
+	p := []float64{1, 1e12}
+	grad := GradFunc(func(dst, th []float64) {
+		for i, x := range th {
+			dst[i] = p[i] * x
+		}
+	})
+	for _, c := range []struct {
+		m   int
+		eps float64
+	}{{2, 1e-11}, {2, 1e-6}, {2, 1e-2}, {5, 1e-8}, {5, 1e-2}, {5, 1}} {
+		h, err := NewHAMCMC(grad, []float64{1, 1e-6}, rand.NewPCG(1, 2), &HAMCMCSettings{M: c.m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Run(context.Background(), h, RunOptions{Draws: 2000, Schedule: Constant(c.eps)})
+		st := h.Stats()
+		t.Logf("M = %d, ε = %g: stopped at step %d with %d divergences, %d pairs rejected, %d accepted", c.m, c.eps, ch.Steps, ch.Divergences, st.PairsRejected, st.PairsAccepted)
+		if !errors.Is(err, ErrDivergence) || ch.Steps > 25 {
+			t.Errorf("M = %d, ε = %g: err = %v after %d steps with %d divergences, want ErrDivergence within 25 steps", c.m, c.eps, err, ch.Steps, ch.Divergences)
+		}
+		if firstNonFinite(ch.Draws) >= 0 {
+			t.Errorf("M = %d, ε = %g: non-finite draw kept", c.m, c.eps)
+		}
+		if st.PairsRejected == 0 {
+			t.Errorf("M = %d, ε = %g: no curvature pair rejected", c.m, c.eps)
+		}
+	}
+}
+
+// TestHAMCMCBadlyScaledStable: on the same target at a step stable for
+// H⁰ = γI (εγ·10¹² = 0.2), HAMCMC counts no divergence and keeps its
+// pairs.
+func TestHAMCMCBadlyScaledStable(t *testing.T) {
+	t.Parallel()
+	p := []float64{1, 1e12}
+	grad := GradFunc(func(dst, th []float64) {
+		for i, x := range th {
+			dst[i] = p[i] * x
+		}
+	})
+	for _, m := range []int{2, 5} {
+		h, err := NewHAMCMC(grad, []float64{1, 1e-6}, rand.NewPCG(1, 2), &HAMCMCSettings{M: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Run(context.Background(), h, RunOptions{Draws: 20000, Schedule: Constant(2e-13)})
+		if err != nil || ch.Divergences != 0 {
+			t.Errorf("M = %d: %d divergences, err = %v", m, ch.Divergences, err)
+		}
+		if st := h.Stats(); st.PairsRejected != 0 {
+			t.Errorf("M = %d: stats %+v, want every pair accepted", m, st)
+		}
+	}
+}

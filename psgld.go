@@ -33,7 +33,9 @@ type PSGLDSettings struct {
 	// not the posterior, by an amount that does not vanish as ε → 0 (it is
 	// small only while ε ≫ 1−α, when v hardly depends on the current θ).
 	// With DropGamma false, the gradient must implement
-	// DiagHessianGradient.
+	// DiagHessianGradient; with DropGamma true, a gradient that implements
+	// it is still asked for the Hessian diagonal, for the stability check
+	// of each step (see PSGLD).
 	DropGamma bool
 	// V0 is the initial RMSprop accumulator v (copied). Nil means zero.
 	V0 []float64
@@ -84,6 +86,21 @@ type PSGLDSettings struct {
 // and the Γ above over-corrects (variance 0.65 at α = 0.99, ε = 0.05):
 // keep ε/(1−α) small, or use α = 0.
 //
+// Divergences (doc/equations.md §11.4). A transition counts as divergent
+// if its change in potential exceeds the threshold, as in the other
+// samplers, or if the step that made it was unstable: ε·G_ii·(∇²Ũ)_ii > 2
+// for some i, judged whenever the Hessian diagonal is at hand (Γ kept, or a
+// DiagHessianGradient with DropGamma; not with Freeze, whose constant G
+// makes an unstable step run away geometrically, which ΔU catches). The
+// second test is needed because G adapts to the chain's own spread: with a
+// step too large, the chain does not run away but settles at several times
+// the posterior's scale, where each transition changes U by a few nats
+// (on N(0, 1), memoryless with λ = 1: sd 2.0 at ε = 2.5, 5.3 at ε = 10,
+// unstable near the mode). A chain that settles where its step is stable
+// (α = 0.99, ε = 2.5: εGh ≈ 1.0–1.3, sd 1.5–2.0) has the Euler bias of a
+// large step, which SGLD shares and no sampler counts. The first steps
+// from v = 0 have G = 1/λ, unstable for any ε > 2λ/h: pass V0.
+//
 // Why PSGLD is a kernel of its own rather than a Recipe: a Recipe's D, Q
 // and Γ are functions of the state z, evaluated by its Integrator; pSGLD's
 // D = G is a function of the accumulator v, which the step updates from
@@ -95,7 +112,7 @@ type PSGLDSettings struct {
 // Freeze, v is constant and the step is SGLD's with D = G.
 type PSGLD struct {
 	grad  Gradient
-	hg    DiagHessianGradient
+	hg    DiagHessianGradient // non-nil if the Hessian diagonal is computed
 	d     int
 	alpha float64
 	lam   float64
@@ -168,12 +185,12 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 	p.src, _ = rng.NewNormalFrom(src) // src is not nil
 	p.blk = newBlockSet(p, p.src, d)
 	p.parts = make([]psgldPart, p.blk.nb)
-	if p.keep {
-		hg, ok := grad.(DiagHessianGradient)
-		if !ok {
-			return nil, errorf(ErrUnsupported, "NewPSGLD: keeping Γ needs a gradient that implements DiagHessianGradient; set DropGamma for the (biased) pSGLD of the paper's experiments")
-		}
-		p.hg = hg
+	hg, ok := grad.(DiagHessianGradient)
+	if p.keep && !ok {
+		return nil, errorf(ErrUnsupported, "NewPSGLD: keeping Γ needs a gradient that implements DiagHessianGradient; set DropGamma for the (biased) pSGLD of the paper's experiments")
+	}
+	if ok && !p.froz {
+		p.hg = hg // for Γ and for the stability check
 	}
 	return p, nil
 }
@@ -214,7 +231,7 @@ func (p *PSGLD) Step(eps float64) error {
 	if err := checkStepSize(eps, t); err != nil {
 		return err
 	}
-	if p.keep {
+	if p.hg != nil {
 		p.hg.GradDiagHessian(p.g, p.h, p.theta)
 	} else {
 		p.grad.Grad(p.g, p.theta)
@@ -223,7 +240,7 @@ func (p *PSGLD) Step(eps float64) error {
 	p.blk.save()
 	p.eps = eps
 	p.blk.do(p)
-	tot := psgldPart{idx: -1}
+	tot := psgldPart{idx: -1, uidx: -1}
 	for k := range p.parts {
 		q := &p.parts[k]
 		if tot.idx < 0 || q.worst > tot.worst {
@@ -231,10 +248,14 @@ func (p *PSGLD) Step(eps float64) error {
 				tot.worst, tot.idx = q.worst, q.idx
 			}
 		}
+		if q.uidx >= 0 && (tot.uidx < 0 || q.unst > tot.unst) {
+			tot.unst, tot.uidx = q.unst, q.uidx
+		}
 		if k == 0 {
-			tot.du, tot.chk, tot.vchk = q.du, q.chk, q.vchk
+			tot.du, tot.du2, tot.chk, tot.vchk = q.du, q.du2, q.chk, q.vchk
 		} else {
 			tot.du += q.du
+			tot.du2 += q.du2
 			tot.chk += q.chk
 			tot.vchk += q.vchk
 		}
@@ -242,7 +263,7 @@ func (p *PSGLD) Step(eps float64) error {
 	if tot.chk != 0 || tot.vchk != 0 {
 		*p.src = genSave
 		p.blk.restore()
-		if p.keep {
+		if p.hg != nil {
 			if err := checkFinite(p.h, t, "non-finite Hessian diagonal"); err != nil {
 				return err
 			}
@@ -258,6 +279,9 @@ func (p *PSGLD) Step(eps float64) error {
 	if p.div.step != 0 {
 		p.div.record(p.div.step, tot.idx, tot.du)
 	}
+	if tot.unst > stableLimit {
+		p.div.unstable(t, tot.uidx, tot.du2)
+	}
 	// θ_t and its gradient start the transition just made.
 	p.div.from, p.theta, p.next = p.theta, p.next, p.div.from
 	p.div.g, p.g = p.g, p.div.g
@@ -271,6 +295,9 @@ func (p *PSGLD) Step(eps float64) error {
 type psgldPart struct {
 	du, worst float64 // divergence of the previous transition
 	idx       int
+	unst      float64 // the largest ε·G_ii·(∇²Ũ)_ii of the step, at uidx
+	uidx      int
+	du2       float64 // the step's ΔU to second order in the Hessian diagonal
 	chk, vchk float64 // Σ (x − x) over the new θ (and the Hessian) and v
 }
 
@@ -280,8 +307,8 @@ type psgldPart struct {
 func (p *PSGLD) runBlock(k int) {
 	lo, hi := p.blk.rng(k)
 	g := p.blk.gen(k)
-	q := psgldPart{idx: -1}
-	var chk, vchk float64
+	q := psgldPart{idx: -1, uidx: -1}
+	var chk, vchk, du2 float64
 	eps := p.eps
 	a := p.alpha
 	if p.froz {
@@ -290,7 +317,7 @@ func (p *PSGLD) runBlock(k int) {
 	theta, gr, v, h := p.theta, p.g, p.v, p.h
 	next, vnext := p.next, p.vnext
 	from, g0 := p.div.from, p.div.g
-	invN, lam, keep := p.invN, p.lam, p.keep
+	invN, lam, keep, hess := p.invN, p.lam, p.keep, p.hg != nil
 	var nrm [fusedChunk]float64
 	for c0 := lo; c0 < hi; c0 += fusedChunk {
 		c1 := min(c0+fusedChunk, hi)
@@ -305,19 +332,24 @@ func (p *PSGLD) runBlock(k int) {
 			sq := math.Sqrt(vi)
 			G := 1 / (lam + sq)
 			x := th - eps*G*gi + math.Sqrt(2*eps*G)*z
-			if keep {
+			if hess {
 				hii := h[i]
 				chk += hii - hii
-				if sq > 0 {
+				if keep && sq > 0 {
 					x -= eps * G * G * gb * hii * invN / sq
 				}
+				if u := eps * G * hii; u > q.unst || q.uidx < 0 {
+					q.unst, q.uidx = u, i
+				}
+				s := x - th
+				du2 += s * (gi + 0.5*hii*s)
 			}
 			next[i], vnext[i] = x, vi
 			chk += x - x
 			vchk += vi - vi
 		}
 	}
-	q.chk, q.vchk = chk, vchk
+	q.chk, q.vchk, q.du2 = chk, vchk, du2
 	p.parts[k] = q
 }
 

@@ -268,3 +268,92 @@ func ExamplePSGLD() {
 	// Γ dropped: false variances ≈ (1.0, 0.27), exact (1.0, 0.25)
 	// Γ dropped: true  variances ≈ (1.4, 0.42), exact (1.0, 0.25)
 }
+
+// TestPSGLDPlantedLargeStep: pSGLD on N(0, 1) with a step far too large
+// for the posterior's curvature under the preconditioner (εGh > 2) does
+// not blow up geometrically as SGLD does: its RMSprop preconditioner
+// shrinks as the chain spreads, and the chain oscillates at several times
+// the posterior's scale, each transition changing the potential by a few
+// nats. Memoryless with λ = 1 (the exact-Γ configuration) it keeps
+// G = 1/(1 + |θ|), unstable near the mode, with draws of sd 2.0 (ε = 2.5)
+// and 5.3 (ε = 10) and no divergence counted before the stability check;
+// with α > 0 at ε = 10 it hovers at εGh ≈ 1.9, beyond 2 every few dozen
+// steps. The unstable steps must be counted and the run stopped.
+func TestPSGLDPlantedLargeStep(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		eps  float64
+		s    PSGLDSettings
+	}{
+		{"memoryless λ = 1", 2.5, PSGLDSettings{Memoryless: true, Lambda: 1}},
+		{"memoryless λ = 1", 10, PSGLDSettings{Memoryless: true, Lambda: 1}},
+		{"memoryless λ = 1, Γ dropped", 2.5, PSGLDSettings{Memoryless: true, Lambda: 1, DropGamma: true}},
+		{"default", 10, PSGLDSettings{}},
+		{"α = 0.9", 10, PSGLDSettings{Alpha: 0.9}},
+		{"λ = 1", 10, PSGLDSettings{Lambda: 1}},
+		{"λ = 1, Γ dropped", 10, PSGLDSettings{Lambda: 1, DropGamma: true}},
+	} {
+		p, err := NewPSGLD(&psgldDiagGauss{p: []float64{1}}, []float64{1}, rand.NewPCG(1, 2), &c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Run(context.Background(), p, RunOptions{Draws: 10000, Schedule: Constant(c.eps)})
+		var m2 float64
+		for _, x := range ch.Draws {
+			m2 += x * x
+		}
+		_, last := p.Divergences()
+		t.Logf("%s, ε = %g: stopped at step %d with %d divergences (last %+v), rms %.3g", c.name, c.eps, ch.Steps, ch.Divergences, last, math.Sqrt(m2/float64(ch.Len())))
+		if !errors.Is(err, ErrDivergence) {
+			t.Errorf("%s, ε = %g: err = %v after %d steps with %d divergences, want ErrDivergence", c.name, c.eps, err, ch.Steps, ch.Divergences)
+		}
+	}
+}
+
+// TestPSGLDStableSilent: pSGLD on N(0, 1) at steps where it is stable counts
+// no divergence: memoryless with λ = 1 at ε = 1 (εGh ≤ 1 everywhere), and
+// with α = 0.99, λ = 1 at ε = 2.5, which settles at εGh ≈ 1.0 — a large
+// step, its variance twice the posterior's as SGLD's would be at εh = 1,
+// but a stable one (doc/equations.md §11.4).
+func TestPSGLDStableSilent(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		eps  float64
+		s    PSGLDSettings
+	}{
+		{"memoryless λ = 1", 1, PSGLDSettings{Memoryless: true, Lambda: 1}},
+		{"α = 0.99, λ = 1", 2.5, PSGLDSettings{Lambda: 1, V0: []float64{1}}},
+	} {
+		p, err := NewPSGLD(&psgldDiagGauss{p: []float64{1}}, []float64{1}, rand.NewPCG(3, 4), &c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Run(context.Background(), p, RunOptions{Draws: 1000, Thin: 100, Schedule: Constant(c.eps), MaxDivergences: -1})
+		if err != nil || ch.Divergences != 0 {
+			_, last := p.Divergences()
+			t.Errorf("%s, ε = %g: %d divergences (last %+v), err = %v", c.name, c.eps, ch.Divergences, last, err)
+		}
+	}
+}
+
+// TestPSGLDUnstableInBlocks: the stability check of a step split into
+// parallel blocks names the unstable coordinate wherever it lies. On
+// N(0, diag(1, …, 1, 100)) in 7 coordinates, blocks of 3, memoryless with
+// λ = 1 at ε = 0.1, only the last coordinate (in the third block) is
+// unstable near its mode (εGh = 10/(1 + 100|θ_6|)). (Not parallel: it
+// changes the package's block sizes.)
+func TestPSGLDUnstableInBlocks(t *testing.T) {
+	defer setBlocks(4, 3)()
+	prec := []float64{1, 1, 1, 1, 1, 1, 100}
+	p, err := NewPSGLD(&psgldDiagGauss{p: prec}, make([]float64, 7), rand.NewPCG(5, 6), &PSGLDSettings{Memoryless: true, Lambda: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), p, RunOptions{Draws: 1000, Schedule: Constant(0.1)})
+	var se *StepError
+	if !errors.As(err, &se) || !errors.Is(err, ErrDivergence) || se.Index != 6 {
+		t.Errorf("err = %v, want ErrDivergence at coordinate 6", err)
+	}
+}
