@@ -222,6 +222,11 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	if err := checkGrad("NewHAMCMC", grad, d); err != nil {
 		return nil, err
 	}
+	// The memory: m past states, L-BFGS's 2(m−1) pair vectors and the
+	// step's buffers, about 3m + 12 vectors of d.
+	if err := checkMemory("NewHAMCMC", fmt.Sprintf("a memory of M = %d states of dimension %d", m, d), floatBytes(3*m+12, d), 0); err != nil {
+		return nil, err
+	}
 	lb, err := lbfgs.New(d, m-1, gamma, s.Lambda)
 	if err != nil {
 		return nil, errorf(ErrRange, "NewHAMCMC: %w", err)

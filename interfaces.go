@@ -240,6 +240,9 @@ type Diffusion interface {
 // anyway, and a transition with ΔU > max(1000, d) nats (or not a
 // number) counts as divergent. Since ∇Ũ(θ') is the next step's gradient, a
 // transition is judged when the step after it computes its gradient.
+// PSGLD also counts a step that is linearly unstable, ε·G_ii·h_ii > 2 for
+// some coordinate when the Hessian's diagonal is at hand (doc/equations.md
+// §11.4), and HAMCMC judges its warm-up transitions too (§10.8).
 type DivergenceCounter interface {
 	// Divergences returns the number of divergent transitions detected so
 	// far and the most recent one.

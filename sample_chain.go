@@ -394,6 +394,14 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		runErr = &StepError{Step: se.Step, Index: se.Index, Value: se.Value, Err: ErrDivergence,
 			What: "non-finite gradient at a point the sampler reached (a divergence: the step is too large for this part of the posterior, or the model overflows there)"}
 	}
+	if errors.As(runErr, &se) && (se.Err == ErrDivergence || se.Err == nil) && (a.NoiseScale >= noiseCause || a.Heat > s.MaxHeat) {
+		// A divergence or a state gone non-finite where warmup measured
+		// gradient noise supplying half the diffusion or more (the rest
+		// resting on B̂ being right everywhere): the noise, not the
+		// curvature, is the likelier cause.
+		runErr = &StepError{Step: se.Step, Index: se.Index, Value: se.Value, Err: se.Err,
+			What: fmt.Sprintf("%s — but warmup measured gradient noise at batch size %d putting %.3g times the sampler's own diffusion into each step (excess temperature %.3g%%), the likelier cause: raise BatchSize (or leave it 0 for Sample to choose)", se.What, a.BatchSize, a.NoiseScale, 100*a.Heat)}
+	}
 	if zc != nil {
 		out.chain = a.toTheta(zc)
 	}

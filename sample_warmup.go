@@ -118,6 +118,11 @@ const (
 	burnInAutocorrs      = 3
 	minBurnIn            = 100
 
+	// Errors: a sampling run that diverges or overflows where the gradient
+	// noise supplies at least noiseCause of the diffusion (NoiseScale) is
+	// reported as caused by the noise, with the batch size and heat.
+	noiseCause = 0.5
+
 	// Warnings: Sample warns of a curvature spread above spreadWarn: the
 	// largest whitened curvature over the window points over the smallest
 	// positive one above the eigenvalue floor (directions of zero or

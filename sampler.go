@@ -188,7 +188,7 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error)
 		if maxDiv > 0 && c.Divergences > maxDiv {
 			c.Draws = c.Draws[:c.Len()*w]
 			return c, &StepError{Step: last.Step, Index: last.Index, Value: last.DeltaU, Err: ErrDivergence,
-				What: fmt.Sprintf("%d divergent transitions in %d steps (more than the %d allowed; the last changed the potential by %.3g nats): the step size is too large for this posterior's curvature", c.Divergences, t, maxDiv, last.DeltaU)}
+				What: fmt.Sprintf("%d divergent transitions in %d steps (more than the %d allowed; the last changed the potential by %.3g nats, or was unstable): the step size is too large for this posterior's curvature", c.Divergences, t, maxDiv, last.DeltaU)}
 		}
 		if o.Callback != nil {
 			in = "Callback"
