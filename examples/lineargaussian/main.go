@@ -30,8 +30,9 @@
 // D = G⁻¹; sgmcmc.NewSGRLDDense would do the same O(D³) work through an
 // eigendecomposition, and skips its Γ term for a constant metric);
 // HAMCMC is sgmcmc.NewHAMCMC with λ = 0 (every minibatch Hessian is positive
-// definite here, and no pair is ever rejected: Stats reports 0 rejected and
-// 0 steps with H = γI) and γ tuned, warmed up by 2M SGLD steps.
+// definite here; Stats reports 0 steps with H = γI, and at most one pair
+// rejected — made by a step of the warm-up that diverged, §10.8) and γ
+// tuned, warmed up by 2M SGLD steps.
 //
 // Tuning, with equal rigour for every method: each method runs twice (two
 // seeds) at each point of its grid, a_ε a factor of 4 apart (7 values; for
@@ -45,13 +46,13 @@
 // Results (seed 1; median and range of the three reruns):
 //
 //	D    SGLD             pSGLD            SGRLD              HAMCMC-M2        HAMCMC-M3
-//	10   2.48 (0.73–2.8)  3.7 (3.6–490)    0.146 (0.11–0.19)  2.8 (0.93–2.9)   1.19 (0.69–1.4)
-//	100  14.4 (13–18)     29 (21–58)       2.23 (1.9–2.3)     15.7 (14–20)     18.8 (16–19)
+//	10   2.23 (1.4–4.0)   2.34 (1.9–162)   0.258 (0.12–0.26)  1.39 (0.89–2.4)  1.41 (0.71–1.4)
+//	100  14.7 (13–17)     38.7 (17–73)     1.92 (1.8–2.2)     22.5 (18–28)     16.9 (16–21)
 //
 // At D = 2 HAMCMC-M2 and SGRLD are both far better than SGLD and pSGLD in
-// most runs, as in the paper's Figure 1. At D = 10 HAMCMC-M3 beats SGLD and
-// pSGLD by a factor of about 2, but is about 8 times worse than SGRLD; at
-// D = 100 HAMCMC is no better than SGLD and about 7 times worse than
+// most runs, as in the paper's Figure 1. At D = 10 HAMCMC beats SGLD and
+// pSGLD by a factor of about 1.6, but is about 5 times worse than SGRLD; at
+// D = 100 HAMCMC is no better than SGLD and about 9 times worse than
 // SGRLD. The paper's claim for Figure 2 (HAMCMC close to SGRLD per
 // iteration, well below SGLD and pSGLD, more so as D grows) is therefore
 // NOT reproduced. Per second, SGRLD's per-step O(D³) factorisation (about
