@@ -90,11 +90,12 @@
 //     slope have posterior correlation −0.9999 (the predictor has mean 10
 //     and sd 0.14), exact by conjugacy;
 //   - mixture2: y ~ 0.3 N(μ₁, 1) + 0.7 N(μ₂, 1), N = 200, μ₁ ~ N(−2, 1),
-//     μ₂ ~ N(2, 1): components well identified (the relabelled point is
-//     77 nats below), gradients from the responsibilities, finite
-//     everywhere; the reference is exact by 2-d quadrature in the
-//     principal axes of the mode (step 0.2 sd over ±12 sd; half the step
-//     and ±16 sd agree to 1e-10);
+//     μ₂ ~ N(2, 1), μ₁ < μ₂ (sampled as μ₁, log(μ₂ − μ₁)): components
+//     identified (without the order a relabelled local mode, 72 nats
+//     below, traps chains), gradients from the responsibilities, finite
+//     everywhere; the reference is exact by 2-d quadrature in the principal
+//     axes of the mode (step 0.2 sd over ±12 sd, inside μ₁ < μ₂; half the
+//     step and ±16 sd agree to 1e-10);
 //   - funnel10.
 //
 // The posteriordb models are checked against their reference draws by the
