@@ -14,7 +14,8 @@
 // the issue that introduced it: every mean within 0.1 sd, every sd within
 // 10 %, R̂ ≤ 1.01 and bulk ESS ≥ 1,000 (≥ 2,000 on illcond100) on
 // earnings, kidiq and illcond100; on funnel10 each method either meets the
-// goal or warns. A wrong answer without a warning is the failure the
+// goal or warns. Issue 22 widened it to the development set below, with a
+// mean's tolerance that allows for Monte Carlo error (mean_err_over_tol). A wrong answer without a warning is the failure the
 // example exists to catch.
 //
 // # Targets
@@ -53,6 +54,58 @@
 // uncentred interaction), mesquite (7 parameters, N = 46, log-log
 // regression) and hmm (a two-state hidden Markov model, simplex transition
 // rows and ordered means, gradient by forward–backward, one datum).
+//
+// # The development set
+//
+// -set dev runs the development set of issue 22, a set broad enough to
+// generalise from, each posteriordb posterior named by its directory:
+//
+//   - eleven regressions (Regression, regressionSpecs): the four earnings
+//     models (earnings-logearn_height, the check's earnings;
+//     earnings-earn_height, earnings in dollars, so β₁ ≈ −6·10⁴ and σ ≈
+//     1.9·10⁴ from the start σ = 1; earnings-logearn_interaction;
+//     earnings-logearn_logheight_male), the four kidiq models
+//     (kidiq-kidscore_momiq, the check's kidiq; kidiq-kidscore_momhsiq;
+//     kidiq-kidscore_interaction, an uncentred interaction;
+//     kidiq_with_mom_work-kidscore_interaction_c2, the same centred) and
+//     the three mesquite models (mesquite-mesquite, raw scale, 8
+//     parameters; mesquite-logmesquite_logvash;
+//     mesquite-logmesquite_logvolume);
+//   - hmm_example-hmm_example (HMM) and bball_drive_event_0-hmm_drive_0
+//     (DriveHMM: two states, exponential emissions of two series, Dirichlet
+//     transition rows, two ordered pairs of rates; 6 parameters, 8
+//     reported), both one datum with the gradient by forward–backward;
+//   - gp_pois_regr-gp_pois_regr (GPPoisson): a latent Gaussian process
+//     Poisson regression, f = L(α, ρ) f̃ with L the Cholesky factor of the
+//     squared-exponential covariance, 13 parameters; the gradient with
+//     respect to log α and log ρ differentiates the Cholesky recursion;
+//   - hier_cp and hier_ncp (Hier): the eight schools, y_j ~ N(θ_j, σ_j),
+//     θ_j ~ N(μ, τ), μ ~ N(0, 5), τ ~ half-Cauchy(0, 5), centred and
+//     non-centred (θ_j = μ + τη_j), reported as μ, τ, θ_1 … θ_8. The
+//     reference is exact: given τ the model is linear-Gaussian, so μ and θ
+//     are integrated analytically and the marginal moments are trapezoid
+//     sums over log τ (step 0.002 on [−25, 15]; a grid twice as fine and
+//     10 wider agrees to 1e-9 sd);
+//   - corr9999: a linear regression with known noise whose intercept and
+//     slope have posterior correlation −0.9999 (the predictor has mean 10
+//     and sd 0.14), exact by conjugacy;
+//   - mixture2: y ~ 0.3 N(μ₁, 1) + 0.7 N(μ₂, 1), N = 200, μ₁ ~ N(−2, 1),
+//     μ₂ ~ N(2, 1), μ₁ < μ₂ (sampled as μ₁, log(μ₂ − μ₁)): components
+//     identified (without the order a relabelled local mode, 72 nats
+//     below, traps chains), gradients from the responsibilities, finite
+//     everywhere; the reference is exact by 2-d quadrature in the principal
+//     axes of the mode (step 0.2 sd over ±12 sd, inside μ₁ < μ₂; half the
+//     step and ±16 sd agree to 1e-10);
+//   - funnel10.
+//
+// The posteriordb models are checked against their reference draws by the
+// score identity (the mean model gradient over the draws, in
+// unconstrained space, is within 5 standard errors of zero in every
+// coordinate), which a wrong prior, Jacobian or likelihood would fail.
+// With -seeds s1,s2,… the default method (SGHMC, Sample's) runs with
+// every seed and the other methods with the first; -targets picks targets
+// of any set by name (with or without -set), e.g. -targets
+// gp_pois_regr-gp_pois_regr -methods SGHMC.
 //
 // Priors follow the Stan models in testdata/posteriordb exactly,
 // including improper flat priors and the Jacobians of the transforms.
@@ -111,15 +164,20 @@
 //
 // # Output
 //
-// The table goes to stdout; -json prints one object {"rows": [...]} with
-// the keys target, method, max_mean_err_sd, max_sd_rel_err, max_rhat,
-// min_ess_bulk, divergences, warnings (a list), grad_evals and seconds.
-// Every figure is finite: a run whose figures would not be (NaN draws, an
-// infinite R̂) is an error of the program, not a row. A run that stops
-// with an error but keeps at least 4 draws per chain gives a row, computed
-// on the draws kept, whose warnings say so; a run with fewer does not stop
-// the others, but the program then prints no JSON, shows the table of the
-// rows there are with the failures under it, and exits with an error.
+// The table goes to stdout; -json prints one object {"default_method":
+// "SGHMC", "rows": [...]} with the keys target, method, seed,
+// mean_err_over_tol, max_mean_err_sd, max_sd_rel_err, max_rhat,
+// min_ess_bulk, divergences, warnings (a list), grad_evals, seconds and
+// error. mean_err_over_tol is the largest over the parameters of |mean −
+// ref| / max(0.1 ref sd, 4 √(MCSE² + MCSE_ref²)), MCSE the run's Monte
+// Carlo standard error of the mean and MCSE_ref the reference's (0 for an
+// exact reference), so that with dozens of parameters a mean is not
+// failed for Monte Carlo noise alone; the goal asks for at most 1. Every
+// run gives a row: a run that fails has its message in error (empty
+// otherwise) and the program still exits 0; its figures are those of the
+// draws it kept if every chain kept at least 4 (with a warning saying
+// so), or null. The program fails only on an unknown method, a target
+// that cannot be loaded, or an interrupt.
 //
 // "Gradient evaluations" are per-datum likelihood gradients, warmup
 // included, counted by wrapping the model (the measure of Sample's
@@ -130,11 +188,12 @@
 // box dashed) and cost.png (smallest bulk ESS against gradient
 // evaluations, the goal's levels dashed and dotted).
 //
-// Flags: -dev adds the development targets, -targets and -methods select,
+// Flags: -set dev runs the development set and -set check the default
+// targets, -dev adds the -dev targets, -targets and -methods select,
 // -draws overrides the draws per chain (default 1,000 per chain on the
 // regressions and the funnel, whose bulk ESS then exceeds 1,000 with
 // margin, and 2,000 on illcond100, which needs 2,000), -seed sets the
-// master seed, -oracle runs the oracle baseline, -data names the directory
-// of the posteriordb files (default: the repository's testdata/posteriordb,
-// found from any directory inside the repository).
+// master seed and -seeds several, -oracle runs the oracle baseline, -data
+// names the directory of the posteriordb files (default: the repository's
+// testdata/posteriordb, found from any directory inside the repository).
 package main

@@ -67,68 +67,102 @@ func (h *HMM) LogPriorGrad(dst, u []float64) {
 	dst[3] += g2*math.Exp(u[3]) + 1
 }
 
-// forward runs the scaled forward algorithm and returns log p(y | u), the
-// scaled forward variables α̂ (N × 2), the emission terms ê_t(k) =
-// p(y_t | μ_k)·e^(−m_t) with m_t = max_k log p(y_t | μ_k), and the scale
-// factors c_t.
-func (h *HMM) forward(u []float64) (ll float64, A [2][2]float64, mu [2]float64, alpha, e, c []float64) {
-	A, mu = hmmParams(u)
-	n := len(h.Y)
-	alpha, e, c = make([]float64, 2*n), make([]float64, 2*n), make([]float64, n)
+// logEmissions returns log N(y_t | μ_k, 1) at index 2t + k.
+func (h *HMM) logEmissions(mu [2]float64) []float64 {
+	le := make([]float64, 2*len(h.Y))
 	for t, y := range h.Y {
-		l0, l1 := normLogPDF(y, mu[0], 1), normLogPDF(y, mu[1], 1)
-		m := math.Max(l0, l1)
-		e[2*t], e[2*t+1] = math.Exp(l0-m), math.Exp(l1-m)
-		var a0, a1 float64
-		if t == 0 {
-			a0, a1 = e[0], e[1]
-		} else {
-			p0, p1 := alpha[2*t-2], alpha[2*t-1]
-			a0 = (p0*A[0][0] + p1*A[1][0]) * e[2*t]
-			a1 = (p0*A[0][1] + p1*A[1][1]) * e[2*t+1]
-		}
-		c[t] = a0 + a1
-		alpha[2*t], alpha[2*t+1] = a0/c[t], a1/c[t]
-		ll += math.Log(c[t]) + m
+		le[2*t], le[2*t+1] = normLogPDF(y, mu[0], 1), normLogPDF(y, mu[1], 1)
 	}
-	return ll, A, mu, alpha, e, c
+	return le
 }
 
 // LogLik returns log p(y | u) by the forward algorithm (i must be 0).
 func (h *HMM) LogLik(u []float64, i int) float64 {
-	ll, _, _, _, _, _ := h.forward(u)
-	return ll
+	A, mu := hmmParams(u)
+	return hmm2Forward(A, h.logEmissions(mu)).ll
 }
 
 // LogLikGrad adds scale · ∇ log p(y | u) to dst, from the forward–backward
 // posteriors: ∂/∂μ_k = Σ_t γ_t(k)(y_t − μ_k), ∂/∂A_jk = Σ_t ξ_t(j,k)/A_jk.
 func (h *HMM) LogLikGrad(dst, u []float64, i int, scale float64) {
-	_, A, mu, alpha, e, c := h.forward(u)
-	n := len(h.Y)
-	var xi [2][2]float64
+	A, mu := hmmParams(u)
+	f := hmm2Forward(A, h.logEmissions(mu))
+	gamma := make([]float64, 2*len(h.Y))
+	xi := f.backward(A, gamma)
 	var gmu [2]float64
+	for t, y := range h.Y {
+		gmu[0] += gamma[2*t] * (y - mu[0])
+		gmu[1] += gamma[2*t+1] * (y - mu[1])
+	}
+	dst[0] += scale * hmm2LogitGrad(A[0][0], xi[0])
+	dst[1] += scale * hmm2LogitGrad(A[1][0], xi[1])
+	dst[2] += scale * (gmu[0] + gmu[1]) * math.Exp(u[2])
+	dst[3] += scale * gmu[1] * math.Exp(u[3])
+}
+
+// hmm2 is the scaled forward pass of a two-state hidden Markov model.
+type hmm2 struct {
+	// ll is log p(y).
+	ll float64
+	// alpha are the scaled forward variables α̂_t(k) at 2t + k, e the
+	// emission terms ê_t(k) = p(y_t | z_t = k)·e^(−m_t) with m_t =
+	// max_k log p(y_t | z_t = k), and c the scale factors.
+	alpha, e, c []float64
+}
+
+// hmm2Forward runs the scaled forward algorithm of a two-state hidden
+// Markov model with transition matrix A and log emission densities le
+// (le[2t+k] = log p(y_t | z_t = k)), the first state unweighted as in
+// Stan's forward algorithm (which sums over it with weight 1).
+func hmm2Forward(A [2][2]float64, le []float64) hmm2 {
+	n := len(le) / 2
+	f := hmm2{alpha: make([]float64, 2*n), e: make([]float64, 2*n), c: make([]float64, n)}
+	for t := range n {
+		l0, l1 := le[2*t], le[2*t+1]
+		m := math.Max(l0, l1)
+		f.e[2*t], f.e[2*t+1] = math.Exp(l0-m), math.Exp(l1-m)
+		var a0, a1 float64
+		if t == 0 {
+			a0, a1 = f.e[0], f.e[1]
+		} else {
+			p0, p1 := f.alpha[2*t-2], f.alpha[2*t-1]
+			a0 = (p0*A[0][0] + p1*A[1][0]) * f.e[2*t]
+			a1 = (p0*A[0][1] + p1*A[1][1]) * f.e[2*t+1]
+		}
+		f.c[t] = a0 + a1
+		f.alpha[2*t], f.alpha[2*t+1] = a0/f.c[t], a1/f.c[t]
+		f.ll += math.Log(f.c[t]) + m
+	}
+	return f
+}
+
+// backward runs the backward recursion after f and writes the posterior
+// state probabilities γ_t(k) = p(z_t = k | y) into gamma (at 2t + k); it
+// returns the expected transition counts ξ(j, k) = Σ_t p(z_{t−1} = j,
+// z_t = k | y).
+func (f hmm2) backward(A [2][2]float64, gamma []float64) (xi [2][2]float64) {
 	b0, b1 := 1.0, 1.0 // β̂_t
-	for t := n - 1; t >= 0; t-- {
-		y := h.Y[t]
-		g0, g1 := alpha[2*t]*b0, alpha[2*t+1]*b1 // γ_t
-		gmu[0] += g0 * (y - mu[0])
-		gmu[1] += g1 * (y - mu[1])
+	for t := len(f.c) - 1; t >= 0; t-- {
+		gamma[2*t], gamma[2*t+1] = f.alpha[2*t]*b0, f.alpha[2*t+1]*b1
 		if t == 0 {
 			break
 		}
-		w0, w1 := e[2*t]*b0/c[t], e[2*t+1]*b1/c[t]
-		p0, p1 := alpha[2*t-2], alpha[2*t-1]
+		w0, w1 := f.e[2*t]*b0/f.c[t], f.e[2*t+1]*b1/f.c[t]
+		p0, p1 := f.alpha[2*t-2], f.alpha[2*t-1]
 		xi[0][0] += p0 * A[0][0] * w0
 		xi[0][1] += p0 * A[0][1] * w1
 		xi[1][0] += p1 * A[1][0] * w0
 		xi[1][1] += p1 * A[1][1] * w1
 		b0, b1 = A[0][0]*w0+A[0][1]*w1, A[1][0]*w0+A[1][1]*w1
 	}
-	// d/da_j of A_j0 = σ, A_j1 = 1 − σ: σ(1−σ)(ξ_j0/σ − ξ_j1/(1−σ)).
-	dst[0] += scale * ((1-A[0][0])*xi[0][0] - A[0][0]*xi[0][1])
-	dst[1] += scale * ((1-A[1][0])*xi[1][0] - A[1][0]*xi[1][1])
-	dst[2] += scale * (gmu[0] + gmu[1]) * math.Exp(u[2])
-	dst[3] += scale * gmu[1] * math.Exp(u[3])
+	return xi
+}
+
+// hmm2LogitGrad returns ∂/∂a Σ_k ξ_jk log A_jk for row j of the transition
+// matrix, A_j0 = logistic(a) = p, A_j1 = 1 − p:
+// (1 − p)ξ_j0 − p ξ_j1.
+func hmm2LogitGrad(p float64, xi [2]float64) float64 {
+	return (1-p)*xi[0] - p*xi[1]
 }
 
 // loadHMM reads hmm_example's data and reference draws from dir.
@@ -149,7 +183,7 @@ func loadHMM(dir string) (*Target, error) {
 		return nil, err
 	}
 	t := &Target{
-		Name:   "hmm",
+		Name:   "hmm_example-hmm_example",
 		Model:  &HMM{Y: y},
 		Start:  make([]float64, 4),
 		Names:  []string{"theta1[1]", "theta1[2]", "theta2[1]", "theta2[2]", "mu[1]", "mu[2]"},

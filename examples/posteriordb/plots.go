@@ -26,6 +26,10 @@ func writePlots(dir string, rows []Row) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	// Rows of failed runs without figures are not drawn.
+	rows = slices.DeleteFunc(slices.Clone(rows), func(r Row) bool {
+		return math.IsNaN(r.MaxMeanErrSD) || math.IsNaN(r.MinESSBulk)
+	})
 	// Log axes: errors below 1e-4 are drawn at 1e-4, above 10 at 10.
 	const floor, ceil = 1e-4, 10
 	clamp := func(v float64) float64 { return math.Min(math.Max(v, floor), ceil) }

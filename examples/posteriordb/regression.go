@@ -12,8 +12,8 @@ import (
 )
 
 // Regression is the normal linear regression of the posteriordb models
-// earnings-logearn_height, kidiq-kidscore_momiq, kidiq-kidscore_interaction
-// and mesquite-logmesquite_logvash:
+// of regressionSpecs (earnings-logearn_height, kidiq-kidscore_momiq and
+// nine more):
 //
 //	y_i ~ N(x_iᵀβ, σ),   β flat,   σ flat on (0, ∞) or σ ~ half-Cauchy(0, s),
 //
@@ -88,116 +88,6 @@ func (r *Regression) LogLikGrad(dst, theta []float64, i int, scale float64) {
 	dst[r.P] += scale * (z*z - 1)
 }
 
-// regressionSpec describes how a posteriordb regression is built from its
-// data file.
-type regressionSpec struct {
-	name, dir string
-	names     []string // reference-space names: β…, sigma
-	cauchy    float64
-	draws     int
-	// build returns the design's P columns and the responses.
-	build func(d *dataSet) (cols [][]float64, y []float64, err error)
-}
-
-var earningsSpec = regressionSpec{
-	name: "earnings", dir: "earnings-logearn_height",
-	names: []string{"beta[1]", "beta[2]", "sigma"},
-	draws: 1000,
-	build: func(d *dataSet) ([][]float64, []float64, error) {
-		earn, err := d.vector("earn", positive, "> 0 (the model takes its log)")
-		if err != nil {
-			return nil, nil, err
-		}
-		height, err := d.vector("height", nil, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		y := make([]float64, d.n)
-		for i := range y {
-			y[i] = math.Log(earn[i])
-		}
-		return [][]float64{ones(d.n), height}, y, nil
-	},
-}
-
-var kidiqSpec = regressionSpec{
-	name: "kidiq", dir: "kidiq-kidscore_momiq",
-	names: []string{"beta[1]", "beta[2]", "sigma"}, cauchy: 2.5,
-	draws: 1000,
-	build: func(d *dataSet) ([][]float64, []float64, error) {
-		score, err := d.vector("kid_score", nil, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		iq, err := d.vector("mom_iq", nil, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		return [][]float64{ones(d.n), iq}, score, nil
-	},
-}
-
-var kidiqInteractionSpec = regressionSpec{
-	name: "kidiq_interaction", dir: "kidiq-kidscore_interaction",
-	names: []string{"beta[1]", "beta[2]", "beta[3]", "beta[4]", "sigma"}, cauchy: 2.5,
-	draws: 1000,
-	build: func(d *dataSet) ([][]float64, []float64, error) {
-		score, err := d.vector("kid_score", nil, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		hs, err := d.vector("mom_hs", nil, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		iq, err := d.vector("mom_iq", nil, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		inter := make([]float64, d.n)
-		for i := range inter {
-			inter[i] = hs[i] * iq[i]
-		}
-		return [][]float64{ones(d.n), hs, iq, inter}, score, nil
-	},
-}
-
-var mesquiteSpec = regressionSpec{
-	name: "mesquite", dir: "mesquite-logmesquite_logvash",
-	names: []string{"beta[1]", "beta[2]", "beta[3]", "beta[4]", "beta[5]", "beta[6]", "sigma"},
-	draws: 1000,
-	build: func(d *dataSet) ([][]float64, []float64, error) {
-		var v [6][]float64
-		for k, name := range []string{"weight", "diam1", "diam2", "canopy_height", "total_height"} {
-			x, err := d.vector(name, positive, "> 0 (the model takes its log)")
-			if err != nil {
-				return nil, nil, err
-			}
-			v[k] = x
-		}
-		group, err := d.vector("group", nil, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		weight, d1, d2, ch, th := v[0], v[1], v[2], v[3], v[4]
-		cols := make([][]float64, 6)
-		cols[0] = ones(d.n)
-		for k := 1; k <= 4; k++ {
-			cols[k] = make([]float64, d.n)
-		}
-		cols[5] = group
-		y := make([]float64, d.n)
-		for i := range y {
-			y[i] = math.Log(weight[i])
-			cols[1][i] = math.Log(d1[i] * d2[i] * ch[i]) // log canopy volume
-			cols[2][i] = math.Log(d1[i] * d2[i])         // log canopy area
-			cols[3][i] = math.Log(d1[i] / d2[i])         // log canopy shape
-			cols[4][i] = math.Log(th[i])                 // log total height
-		}
-		return cols, y, nil
-	},
-}
-
 func ones(n int) []float64 {
 	x := make([]float64, n)
 	for i := range x {
@@ -220,7 +110,7 @@ func loadRegression(dataDir string, spec regressionSpec) (*Target, error) {
 	}
 	p := len(cols)
 	if p != len(spec.names)-1 {
-		return nil, fmt.Errorf("%s: %d predictors for %d coefficient names", spec.name, p, len(spec.names)-1)
+		return nil, fmt.Errorf("%s: %d predictors for %d coefficient names", spec.dir, p, len(spec.names)-1)
 	}
 	m := &Regression{X: make([]float64, d.n*p), Y: y, P: p, CauchyScale: spec.cauchy}
 	for i := range d.n {
@@ -229,7 +119,7 @@ func loadRegression(dataDir string, spec regressionSpec) (*Target, error) {
 		}
 	}
 	t := &Target{
-		Name:   spec.name,
+		Name:   spec.dir,
 		Model:  m,
 		Start:  make([]float64, p+1), // β = 0, σ = 1
 		Names:  spec.names,
@@ -238,7 +128,7 @@ func loadRegression(dataDir string, spec regressionSpec) (*Target, error) {
 			copy(dst, theta[:p])
 			dst[p] = math.Exp(theta[p])
 		},
-		Draws: spec.draws,
+		Draws: regressionDraws,
 		Batch: min(100, d.n),
 	}
 	draws, err := readDraws(dir, spec.names)

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
 
 // Target is a posterior to sample and the reference it is judged against.
@@ -22,8 +23,8 @@ import (
 // (σ, simplex entries, ordered means), where the rows compare means and
 // standard deviations.
 type Target struct {
-	// Name is the row's target name: earnings, kidiq, illcond100, funnel10,
-	// or one of the development targets.
+	// Name is the row's target name: the name it was loaded by (see
+	// LoadTarget).
 	Name string
 	// Model is the posterior in unconstrained space. It implements
 	// sgmcmc.LogDensity too, and is safe for concurrent use.
@@ -39,9 +40,12 @@ type Target struct {
 	// into dst (len(dst) = len(Names)). It is safe for concurrent use.
 	Constrain func(dst, theta []float64)
 	// RefMean and RefSD are the reference posterior means and standard
-	// deviations in reference space: exact for illcond100 and funnel10,
-	// from the 10,000 reference draws for the posteriordb targets.
+	// deviations in reference space: exact for the synthetic targets, from
+	// the 10,000 reference draws for the posteriordb targets.
 	RefMean, RefSD []float64
+	// RefMCSE are the Monte Carlo standard errors of RefMean (from the
+	// reference draws' ESS); nil for an exact reference.
+	RefMCSE []float64
 	// Draws is the number of draws per chain the example asks for.
 	Draws int
 	// Batch is the minibatch size the oracle runner uses (the N of a
@@ -53,6 +57,9 @@ type Target struct {
 	// the target with knowledge a user does not have.
 	refMeanU []float64
 	refCovU  *mat.SymDense
+	// unconstrain maps a reference-space draw to unconstrained space
+	// (set by refFromDraws; for the tests).
+	unconstrain func(dst, x []float64)
 	// tempEpsScale, if positive, scales the oracle runner's step sizes.
 	tempEpsScale float64
 }
@@ -62,30 +69,79 @@ func (t *Target) Dim() int { return len(t.Names) }
 
 // Targets, in the order of the table.
 var (
+	// checkTargets are the targets of a run without -set or -dev.
 	checkTargets = []string{"earnings", "kidiq", "illcond100", "funnel10"}
-	devTargets   = []string{"kidiq_interaction", "mesquite", "hmm"}
+	// devTargets are added by -dev.
+	devTargets = []string{"kidiq_interaction", "mesquite", "hmm"}
+	// devSet is the development set of issue 22 (-set dev): the fourteen
+	// posteriordb posteriors by directory name, the synthetic posteriors
+	// with exact answers and funnel10.
+	devSet = []string{
+		"earnings-logearn_height", "earnings-earn_height", "earnings-logearn_interaction", "earnings-logearn_logheight_male",
+		"kidiq-kidscore_momiq", "kidiq-kidscore_momhsiq", "kidiq-kidscore_interaction", "kidiq_with_mom_work-kidscore_interaction_c2",
+		"mesquite-mesquite", "mesquite-logmesquite_logvash", "mesquite-logmesquite_logvolume",
+		"hmm_example-hmm_example", "bball_drive_event_0-hmm_drive_0", "gp_pois_regr-gp_pois_regr",
+		"hier_cp", "hier_ncp", "corr9999", "mixture2", "funnel10",
+	}
+	// shortNames are the names the check and -dev runs give to
+	// posteriordb posteriors.
+	shortNames = map[string]string{
+		"earnings":          "earnings-logearn_height",
+		"kidiq":             "kidiq-kidscore_momiq",
+		"kidiq_interaction": "kidiq-kidscore_interaction",
+		"mesquite":          "mesquite-logmesquite_logvash",
+		"hmm":               "hmm_example-hmm_example",
+	}
 )
 
-// LoadTarget builds the named target; the posteriordb targets read their
-// data and reference draws from dataDir (testdata/posteriordb).
+// sets are the target sets of -set.
+var sets = map[string][]string{"check": checkTargets, "dev": devSet}
+
+// LoadTarget builds the named target, which is named so in its rows: a
+// name of checkTargets, devTargets or devSet (posteriordb posteriors by
+// directory name, or by their short names in shortNames). The posteriordb
+// targets read their data and reference draws from dataDir
+// (testdata/posteriordb).
 func LoadTarget(name, dataDir string) (*Target, error) {
-	switch name {
-	case "earnings":
-		return loadRegression(dataDir, earningsSpec)
-	case "kidiq":
-		return loadRegression(dataDir, kidiqSpec)
-	case "kidiq_interaction":
-		return loadRegression(dataDir, kidiqInteractionSpec)
-	case "mesquite":
-		return loadRegression(dataDir, mesquiteSpec)
-	case "hmm":
-		return loadHMM(filepath.Join(dataDir, "hmm_example-hmm_example"))
+	t, err := loadByName(name, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	t.Name = name
+	return t, nil
+}
+
+func loadByName(name, dataDir string) (*Target, error) {
+	full := name
+	if s, ok := shortNames[name]; ok {
+		full = s
+	}
+	for _, spec := range regressionSpecs {
+		if spec.dir == full {
+			return loadRegression(dataDir, spec)
+		}
+	}
+	switch full {
+	case "hmm_example-hmm_example":
+		return loadHMM(filepath.Join(dataDir, full))
+	case "bball_drive_event_0-hmm_drive_0":
+		return loadDriveHMM(filepath.Join(dataDir, full))
+	case "gp_pois_regr-gp_pois_regr":
+		return loadGPPoisson(filepath.Join(dataDir, full))
+	case "hier_cp":
+		return NewHier(true)
+	case "hier_ncp":
+		return NewHier(false)
+	case "corr9999":
+		return NewCorr9999()
+	case "mixture2":
+		return NewMixture2()
 	case "illcond100":
 		return NewIllCond(IllCondSeed)
 	case "funnel10":
 		return NewFunnel(), nil
 	}
-	return nil, fmt.Errorf("unknown target %q (have %v and, for development, %v)", name, checkTargets, devTargets)
+	return nil, fmt.Errorf("unknown target %q (have %v, for development %v, and the set %v)", name, checkTargets, devTargets, devSet)
 }
 
 // refFromDraws sets the reference of t from reference-space draws (chain ×
@@ -137,7 +193,25 @@ func (t *Target) refFromDraws(draws [][][]float64, unconstrain func(dst, x []flo
 		}
 	}
 	cov.ScaleSym(1/(n-1), cov)
-	t.refMeanU, t.refCovU = meanU, cov
+	t.refMeanU, t.refCovU, t.unconstrain = meanU, cov, unconstrain
+	// The Monte Carlo standard error of each reference mean.
+	t.RefMCSE = make([]float64, p)
+	col := make([][]float64, len(draws))
+	for c, ch := range draws {
+		col[c] = make([]float64, len(ch))
+	}
+	for j := range p {
+		for c, ch := range draws {
+			for i, x := range ch {
+				col[c][i] = x[j]
+			}
+		}
+		s, err := diagnostics.Summarize(col)
+		if err != nil {
+			return fmt.Errorf("%s: reference draws of %s: %w", t.Name, t.Names[j], err)
+		}
+		t.RefMCSE[j] = s.MCSEMean
+	}
 	return nil
 }
 
