@@ -160,8 +160,6 @@ func sampleWarnings(r *Result, s *SampleSettings, chains int) []string {
 	switch {
 	case math.IsInf(spread, 1):
 		w = append(w, "the posterior has no positive curvature at some warmup points (flat or not identified there?): no constant step size and preconditioner suit all of it, so parts may be undersampled")
-	case spread > spreadWarn:
-		w = append(w, fmt.Sprintf("the posterior's curvature varies %.2g-fold over the warmup points (a funnel or heavy tails?): no constant step size and preconditioner suit all of it, so parts may be undersampled", spread))
 	}
 	return w
 }

@@ -127,9 +127,12 @@ type Adapted struct {
 	Thin, BurnIn int
 	// LambdaMax is λ̂, the largest eigenvalue of the whitened Hessian over
 	// the warmup points; CurvatureSpread the ratio of the largest to the
-	// smallest eigenvalue over the points the warmup windows ended at,
-	// inside the typical set (1 for a Gaussian posterior perfectly
-	// preconditioned; +Inf where one of them had no positive curvature).
+	// smallest positive eigenvalue over the points the warmup windows
+	// ended at, inside the typical set (1 for a Gaussian posterior
+	// perfectly preconditioned; +Inf where one of them had no positive
+	// curvature). The spread is for information: measured from a few
+	// noisy Hessians it does not tell right runs from wrong ones, and
+	// Sample warns only of the +Inf case (sample_warmup.go).
 	LambdaMax, CurvatureSpread float64
 	// Heat is the estimated excess temperature from gradient noise left
 	// after the B̂ correction (doc/equations.md §13.3).
@@ -190,10 +193,11 @@ type Result struct {
 	// Summary has one row per parameter: mean, sd, MCSE, quantiles, bulk
 	// and tail ESS, R̂ across the chains. It prints as an aligned table.
 	Summary diagnostics.Table
-	// Warnings say, in words, why the draws may not be trusted: R̂ above
-	// 1.01, bulk ESS below 100 per chain, divergences, excess heat,
-	// gradient noise dominating the drift, curvature varying too much for
-	// one preconditioner. Empty means none of these was seen.
+	// Warnings say, in words, why the draws may not be trusted: a run that
+	// stopped early, R̂ above 1.01, bulk ESS below 100 per chain,
+	// divergences, excess heat, gradient noise dominating the drift, no
+	// positive curvature at a warmup point. Empty means none of these was
+	// seen.
 	Warnings []string
 	// Divergences is the number of divergent transitions while sampling.
 	Divergences int

@@ -525,3 +525,27 @@ func TestGradEvalsAgree(t *testing.T) {
 		t.Errorf("warmup used %d of %d gradient evaluations, more than a third", in.WarmupGradEvals, in.SampleGradEvals)
 	}
 }
+
+// TestWarningSummary: warnings are counted by kind on cells that met the
+// goal (false alarms) and on cells that missed it.
+func TestWarningSummary(t *testing.T) {
+	good := Row{Target: "kidiq", MeanErrOverTol: 0.2, MaxSDRelErr: 0.01, MaxRHat: 1.001, MinESSBulk: 2000}
+	alarm := good
+	alarm.Warnings = []string{"the posterior's curvature varies 74-fold over the warmup points (…)"}
+	bad := good
+	bad.MaxRHat = 1.2
+	bad.Warnings = []string{"R̂ = 1.200 for x (above 1.01): …", "3 divergent transitions while sampling: …"}
+	silent := good
+	silent.MaxSDRelErr = 0.5
+	s := summariseWarnings([]Row{good, alarm, bad, silent})
+	if s.Met != 2 || s.MetWarned != 1 || s.Missed != 2 || s.MissedWarned != 1 {
+		t.Errorf("met %d (warned %d), missed %d (warned %d); want 2 (1), 2 (1)", s.Met, s.MetWarned, s.Missed, s.MissedWarned)
+	}
+	got := map[string][2]int{}
+	for _, k := range s.Kinds {
+		got[k.Kind] = [2]int{k.OnMet, k.OnMissed}
+	}
+	if got["curvature spread"] != [2]int{1, 0} || got["R̂"] != [2]int{0, 1} || got["divergences"] != [2]int{0, 1} {
+		t.Errorf("by kind: %v", got)
+	}
+}

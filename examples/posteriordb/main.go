@@ -201,9 +201,10 @@ func run(ctx context.Context, w io.Writer, c Config, asJSON bool, plotDir string
 	}
 	if asJSON {
 		return json.NewEncoder(w).Encode(struct {
-			DefaultMethod string `json:"default_method"`
-			Rows          []Row  `json:"rows"`
-		}{defaultMethod, rows})
+			DefaultMethod string         `json:"default_method"`
+			Rows          []Row          `json:"rows"`
+			Warnings      WarningSummary `json:"warnings_summary"`
+		}{defaultMethod, rows, summariseWarnings(rows)})
 	}
 	who := "sgmcmc.Sample with its defaults"
 	if c.Oracle {
@@ -255,6 +256,7 @@ func run(ctx context.Context, w io.Writer, c Config, asJSON bool, plotDir string
 		cpu += r.CPUSeconds
 	}
 	fmt.Fprintf(w, "\n%d rows (%d with an error), %d gradient evaluations, %.1f s sampling (%.1f CPU s), %.1f s in all\n", len(rows), failed, ge, secs, cpu, time.Since(start).Seconds())
+	summariseWarnings(rows).write(w)
 	if expErr != nil {
 		fmt.Fprintf(w, "\nThe experiment stopped (the program fails):\n%v\n", expErr)
 	}
