@@ -46,21 +46,16 @@ func (m userBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale f
 	m.bm.LogLikGradBatch(dst, theta, idx, scale)
 }
 
-// guardModel returns m wrapped by userModel, keeping BatchModel.
-func guardModel(m Model) Model {
-	if bm, ok := m.(BatchModel); ok {
-		return userBatchModel{userModel{m}, bm}
-	}
-	return userModel{m}
-}
-
-// countModel counts per-datum likelihood-gradient evaluations (e.tick).
+// countModel counts per-datum likelihood-gradient evaluations (e.tick),
+// naming the model in a panic as userModel does: one wrapper per datum on
+// the sampling path, not two.
 type countModel struct {
-	Model // a userModel
-	e     *chainEnv
+	userModel
+	e *chainEnv
 }
 
 func (m countModel) LogLikGrad(dst, theta []float64, i int, scale float64) {
+	defer tag("Model.LogLikGrad")
 	m.e.tick(1)
 	m.Model.LogLikGrad(dst, theta, i, scale)
 }
@@ -72,6 +67,7 @@ type countBatchModel struct {
 }
 
 func (m countBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
+	defer tag("Model.LogLikGradBatch")
 	m.e.tick(int64(len(idx)))
 	m.bm.LogLikGradBatch(dst, theta, idx, scale)
 }
@@ -164,13 +160,13 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 	mbSeed := [2]uint64{src.Uint64(), src.Uint64()}
 	e.mbSeed = mbSeed
 	if p.Model != nil {
-		um := guardModel(p.Model)
-		var m Model = countModel{Model: um, e: e}
-		if bm, ok := um.(BatchModel); ok {
-			m = countBatchModel{countModel: countModel{Model: um, e: e}, bm: bm}
+		um := userModel{p.Model}
+		var model, m Model = um, countModel{userModel: um, e: e}
+		if bm, ok := p.Model.(BatchModel); ok {
+			model, m = userBatchModel{um, bm}, countBatchModel{countModel{userModel: um, e: e}, bm}
 		}
 		e.N = p.Model.Len()
-		e.model, e.counted = um, m
+		e.model, e.counted = model, m
 		nh := min(e.N, max(fixedBatchPerDim*d, fixedBatchMin))
 		e.nFixed = nh
 		fixedMB, err := NewMinibatch(m, nh, false, rand.NewPCG(mbSeed[0]^fixedBatchSeed, mbSeed[1]))

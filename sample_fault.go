@@ -7,8 +7,6 @@ package sgmcmc
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // Warmup's failures, explained by their cause.
@@ -25,7 +23,12 @@ func (e *chainEnv) fault(w *whitening, what string) error {
 	if i := firstNonFinite(g); i >= 0 {
 		return errorf(ErrNonFinite, "Sample: warmup: the gradient is %v at coordinate %d of θ = %s", g[i], i, brief(w.shift))
 	}
-	j := floats.MaxIdx(absAll(g))
+	j := 0
+	for i, v := range g {
+		if math.Abs(v) > math.Abs(g[j]) {
+			j = i
+		}
+	}
 	if math.Abs(g[j]) > overflowGrad {
 		return errorf(ErrNonFinite, "Sample: warmup: overflow: the gradient at θ = %s is finite but as large as %.3g (coordinate %d), and %s overflowed float64: the start is far out in the tails, or the posterior's scale is too small for float64 arithmetic (curvature near 1e300); start nearer the bulk of the posterior or rescale the parameters",
 			brief(w.shift), g[j], j, what)
@@ -36,15 +39,6 @@ func (e *chainEnv) fault(w *whitening, what string) error {
 // overflowGrad is the gradient size past which warmup's arithmetic on it
 // (finite differences, whitening, Newton steps) is likely to overflow.
 const overflowGrad = 1e150
-
-// absAll returns |x| elementwise in a new slice.
-func absAll(x []float64) []float64 {
-	a := make([]float64, len(x))
-	for i, v := range x {
-		a[i] = math.Abs(v)
-	}
-	return a
-}
 
 // brief formats a point for a message: all of it if short, else its
 // first coordinates.
