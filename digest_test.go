@@ -198,11 +198,11 @@ func TestSamplerDigests(t *testing.T) {
 // sampleCVDigests pin Sample's runs with control variates (the default
 // since the scale issue added them).
 var sampleCVDigests = map[string]string{
-	"SGLD":   "0731d1f6e0a2b1ab",
-	"SGHMC":  "6a9493edcc9a5221",
-	"SGNHT":  "4252e52d1d96f61a",
-	"HAMCMC": "3273c31feae0b7de",
-	"pSGLD":  "6a3f112a8974a862",
+	"SGLD":   "2e700710b3459a28",
+	"SGHMC":  "6bd65752a6502ac2",
+	"SGNHT":  "c1ffae6a70ca4c23",
+	"HAMCMC": "f36943588b8ba747",
+	"pSGLD":  "223a237ed7299cd8",
 }
 
 // sampleDigests pin Sample's runs with PlainMinibatch. Before the scale
@@ -211,11 +211,11 @@ var sampleCVDigests = map[string]string{
 // the new thinning rule (40 % of the predicted autocorrelation time,
 // rounded up, instead of a quarter rounded) changed them.
 var sampleDigests = map[string]string{
-	"SGLD":   "0beeaf8184b9eafe",
-	"SGHMC":  "94d93783387bc142",
-	"SGNHT":  "1749549862e3f9b6",
-	"HAMCMC": "ed4392cf9df4b528",
-	"pSGLD":  "ebf8d7955198f63a",
+	"SGLD":   "5e8a53ac7c00dd89",
+	"SGHMC":  "ba7a4057ae151ad2",
+	"SGNHT":  "1ff4d8a58dff5a59",
+	"HAMCMC": "f99fa520c0637be8",
+	"pSGLD":  "743ece338b3fbea0",
 }
 
 // TestSampleDigests: one Sample run per method draws what it drew when the

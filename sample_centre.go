@@ -40,12 +40,14 @@ const (
 )
 
 // centre finds the chain's control-variate centre from the whitening w and
-// the warmup Hessians hs (in w's coordinates), and sets e.center,
-// e.cgrad and e.passes. A search that does not converge keeps its best
+// the warmup Hessians hs (in w's coordinates), starting at w's shift, and
+// sets e.center, e.cgrad, e.passes and e.centred (whether the search
+// converged). A search that does not converge keeps its best
 // point: the control variate is unbiased wherever it is centred, and the
 // noise probe decides whether it is worth using.
 func (e *chainEnv) centre(w *whitening, hs []*mat.SymDense) error {
 	d := e.d
+	e.centred = false
 	inv, ok := meanInverse(hs)
 	if !ok {
 		return nil // no usable curvature: plain minibatches
@@ -92,6 +94,7 @@ func (e *chainEnv) centre(w *whitening, hs []*mat.SymDense) error {
 		}
 		mulSym(step, inv, bestG)
 		if scale*floats.Norm(step, 2) <= centreTol {
+			e.centred = true
 			break
 		}
 		copy(z, best)

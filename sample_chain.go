@@ -144,6 +144,7 @@ type chainEnv struct {
 	counted       Model
 	center, cgrad []float64
 	passes        int
+	centred       bool // the last centre search converged
 	// The fixed batch and the user's model, for the gradient check.
 	fixedMB  *Minibatch
 	fixedIdx []int
@@ -258,7 +259,10 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	// Phase 1b: the control variate's centre, the chain's full-data mode,
 	// and with data beyond the fixed batch the windows' gradient.
-	if e.model != nil && !s.PlainMinibatch {
+	// With all the data in the fixed batch the windows are
+	// Metropolis-adjusted on the posterior itself (sample_window.go), and
+	// the centre is searched for after them, from their end (below).
+	if e.model != nil && !s.PlainMinibatch && e.N > e.nFixed {
 		at(3)
 		if err := e.centre(w, hs); err != nil {
 			return out, err
@@ -271,12 +275,33 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 				return out, err
 			}
 		}
+		if e.centred {
+			// Start the windows at the mode, inside the posterior, not
+			// where the Newton phase stopped (on the fixed batch's
+			// posterior, or on a shoulder).
+			w = &whitening{shift: append([]float64(nil), e.center...), lower: w.lower, diag: w.diag}
+		}
 	}
 	// Phase 2: Langevin windows.
 	at(4)
 	w, hs, err = e.windows(w, hs, dense)
 	if err != nil {
 		return out, err
+	}
+	// Phase 2b: the centre again, from the windows' end, a point of the
+	// posterior's typical set, when the search from where the Newton
+	// phase stopped did not converge (the Newton phase may stop on the
+	// shoulder of a scale parameter, where the curvature is not the
+	// posterior's; a centre off the mode makes the control variate's
+	// noise at the posterior larger than the noise probe, made around the
+	// centre, measures).
+	if e.model != nil && !s.PlainMinibatch && !e.centred {
+		at(3)
+		// The windows' curvature only: the Newton phase's, where it
+		// stopped, may not be the posterior's.
+		if err := e.centre(w, hs[len(hs)-2:]); err != nil {
+			return out, err
+		}
 	}
 	a := &out.adapted
 	a.Shift = w.shift

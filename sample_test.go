@@ -68,7 +68,8 @@ func (m *linReg) exact() ([]float64, *mat.SymDense) {
 
 // TestSampleLinReg: every method with default settings on an uncentred
 // regression (intercept and slope correlated at about −0.999) gets every
-// mean within 0.1 sd and every sd within 10 %, without warnings.
+// mean within 0.1 sd and every sd within 10 %, without warnings, its
+// warmup at most half the gradient work.
 func TestSampleLinReg(t *testing.T) {
 	if testing.Short() {
 		t.Skip("six Sample runs")
@@ -96,8 +97,12 @@ func TestSampleLinReg(t *testing.T) {
 		if len(res.Warnings) > 0 {
 			t.Errorf("%s: warnings %v on a posterior it samples correctly", res.Method, res.Warnings)
 		}
-		if w := float64(res.WarmupGradEvals) / float64(res.GradEvals); w > 1.0/3 {
-			t.Errorf("%s: warmup took %.0f%% of the gradient work, want at most a third", res.Method, 100*w)
+		// With N = 1000 inside the fixed batch, the warmup's Langevin
+		// windows run Metropolis-adjusted on all the data (700 full
+		// gradients per chain, sample_window.go): about 40 % of the work
+		// of the cheapest method here, SGHMC, and less of the others'.
+		if w := float64(res.WarmupGradEvals) / float64(res.GradEvals); w > 0.5 {
+			t.Errorf("%s: warmup took %.0f%% of the gradient work, want at most half", res.Method, 100*w)
 		}
 	}
 }

@@ -7,7 +7,6 @@ package sgmcmc
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -25,9 +24,13 @@ import (
 //     sample_centre.go): the chain's full-data mode θ̂ by Newton passes
 //     over the data, the control variate centred there, and the windows'
 //     gradient (doc/equations.md §13.7).
-//  2. Windows (windows, this file): three windows of whitened Langevin
-//     steps, curvature measured at the ends of the last two, averaged and
-//     blended with the last window's covariance into the preconditioner.
+//  2. Windows (windows, sample_window.go): three windows of whitened
+//     Langevin steps, Metropolis-adjusted on the fixed batch, the last in
+//     windowParts parts; the curvature measured at the end of each window
+//     or part but the first, averaged and blended with the last window's
+//     covariance into the preconditioner. Then, for a Model whose data fit
+//     in the fixed batch (or whose centre search did not converge), phase
+//     1b's centre from the windows' end.
 //  3. Step size (sampleChain): λ̂ by power iteration on the whitened
 //     Hessians, ε = c/λ̂ or c/√λ̂ by the Method's rules (MethodRules).
 //  4. Batch (chooseBatch, sample_batch.go): a probe of the gradient noise;
@@ -59,26 +62,32 @@ const (
 	firstBatchFrac    = 10
 
 	// Phase 1: Newton. At most newtonIters steps in a trust region of
-	// radius newtonRadius·(√d + 1) at first, in whitened units, grown by
-	// newtonGrow after a step that shrinks √(decrement²) by at least
-	// newtonAccept of the step's share of it, shrunk by newtonGrow after
-	// one that does not shrink it at all; the search ends at a decrement²
-	// below newtonTypical·d (a point of the typical set), or when the
-	// radius falls below minRadius (not log-concave there).
+	// radius newtonRadius·(√d + 1) at first, in whitened units. A step is
+	// taken if it lowers the potential (the gradient's integral along it,
+	// by Simpson's rule) by at least newtonDescent of the quadratic
+	// model's prediction and shrinks the decrement²; the radius becomes
+	// newtonGrow times the step's length after a step that also shrinks
+	// √(decrement²) by at least newtonAccept of the step's share of it,
+	// and the step's length over newtonGrow after a step not taken. The
+	// search ends at a decrement² below newtonTypical·d (a point of the
+	// typical set), or when the radius falls below minRadius (not
+	// log-concave there).
 	newtonIters   = 60
 	newtonRadius  = 3
 	newtonGrow    = 4
 	newtonAccept  = 0.5
 	newtonTypical = 2
+	newtonDescent = 0.1
 	minRadius     = 1e-6
 	eigFloor      = 1e-12 // eigenvalue floor relative to the largest, in every inverse
 	fdStep        = 1e-3  // finite-difference step of the Hessians, in whitened units
 
 	// Phase 2: Langevin windows of windowSettle (which only moves into the
 	// typical set), windowMid and windowLast steps (whose draws give the
-	// covariance) of size windowEps, in units of 1/λ̂; the covariance's
-	// weight in the blend is n_eff/(n_eff + blendPerDim·d). A divergence
-	// halves the step; one that has to shrink it by maxShrink fails.
+	// covariance), starting at size windowEps, in units of 1/λ̂; the
+	// covariance's weight in the blend is n_eff/(n_eff + blendPerDim·d).
+	// The step adapts (sample_window.go); a window that has to shrink it
+	// by maxShrink fails.
 	windowSettle = 50
 	windowMid    = 150
 	windowLast   = 500
@@ -357,16 +366,33 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		tmp := make([]float64, d)
 		mulSym(tmp, inv, gn)
 		qn := floats.Dot(tmp, gn)
+		// The step must also lower the potential by a share of what the
+		// quadratic model predicts, s·q − s²q/2: a shrinking decrement
+		// alone can lead away from the posterior, along a ridge on which
+		// the gradient fades (a scale parameter growing without bound
+		// flattens the potential of every location). ΔU is the integral
+		// of the gradient along the step, by Simpson's rule.
+		mid := make([]float64, d)
+		copy(mid, dz)
+		floats.Scale(0.5, mid)
+		gm := make([]float64, d)
+		ag.Grad(gm, mid)
+		du := (floats.Dot(dz, g) + 4*floats.Dot(dz, gm) + floats.Dot(dz, gn)) / 6
+		lower := -du >= newtonDescent*(scale*q-scale*scale*q/2)
+		finite := firstNonFinite(gn) < 0 && firstNonFinite(gm) < 0
 		switch {
-		case firstNonFinite(gn) < 0 && math.Sqrt(qn) < math.Sqrt(q)-newtonAccept*scale*math.Sqrt(q):
+		case finite && lower && math.Sqrt(qn) < math.Sqrt(q)-newtonAccept*scale*math.Sqrt(q):
 			nw.shift = next
-			radius *= newtonGrow
+			// Grow the region beyond the step taken (not beyond a radius
+			// the steps never reached, which a rejection would then take
+			// many quarterings to bring back to the step's length).
+			radius = newtonGrow * scale * math.Sqrt(q)
 			hcur = reexpress(h, t)
-		case firstNonFinite(gn) < 0 && qn < q:
+		case finite && lower:
 			nw.shift = next
 			hcur = nil
 		default:
-			radius /= newtonGrow
+			radius = scale * math.Sqrt(q) / newtonGrow
 			if radius < minRadius {
 				// No step, however short, shrinks the decrement: the
 				// posterior is not log-concave here (saddle-free Newton
@@ -404,110 +430,6 @@ func reexpress(h *mat.SymDense, t *mat.Dense) *mat.SymDense {
 		}
 	}
 	return s
-}
-
-// windows runs three windows of whitened Langevin steps on the fixed
-// batch, measures the curvature at the end of each, and blends the
-// windows' covariance into the averaged curvature.
-func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*whitening, []*mat.SymDense, error) {
-	d := e.d
-	eps := windowEps
-	lens := []int{windowSettle, windowMid, windowLast}
-	cv := newCovariance(d)
-	th := make([]float64, d) // a draw in θ, for cv
-	var shrunk float64 = 1
-	var z []float64
-	for k, n := range lens {
-		wg := e.fixed
-		if e.windowGrad != nil {
-			wg = e.windowGrad
-		}
-		a, err := w.affine(wg)
-		if err != nil {
-			return nil, nil, err
-		}
-		smp, err := NewSGLD(a, make([]float64, d), rand.NewPCG(e.rng.Uint64(), e.rng.Uint64()), nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		for t := 0; t < n; t++ {
-			before, _ := smp.Divergences()
-			serr := smp.Step(eps)
-			after, last := smp.Divergences()
-			if serr != nil || after > before {
-				// Divergence: shrink and restart the window from z = 0.
-				eps /= 2
-				shrunk *= 2
-				if shrunk > maxShrink {
-					why := fmt.Sprintf("a transition changed the potential by %.3g", last.DeltaU)
-					if serr != nil {
-						why = serr.Error()
-					}
-					return nil, nil, errorf(ErrDivergence, "Sample: warmup: tried Langevin steps from %g down to %.3g (in units of the curvature measured at the start) and every one diverged (%s): the curvature at the start does not describe the posterior nearby", windowEps, eps, why)
-				}
-				smp, err = NewSGLD(a, make([]float64, d), rand.NewPCG(e.rng.Uint64(), e.rng.Uint64()), nil)
-				if err != nil {
-					return nil, nil, err
-				}
-				t = -1
-				continue
-			}
-			if k == len(lens)-1 { // the covariance from the last window only, in the typical set
-				a.ToTheta(th, smp.Position())
-				cv.add(th)
-			}
-		}
-		z = smp.Position()
-		// Re-centre at the window's end and, after the first (which only
-		// moves into the typical set), measure the curvature there, in the
-		// Newton phase's last coordinates.
-		w = &whitening{shift: w.toTheta(z), lower: w.lower, diag: w.diag}
-		if k == 0 {
-			continue
-		}
-		h, _, err := e.whitenedHessian(w, dense)
-		if err != nil {
-			return nil, nil, err
-		}
-		hs = append(hs, h)
-	}
-	// Average the curvature (all Hessians are in the same coordinates),
-	// invert, and blend the windows' covariance with a weight that grows
-	// with their effective size (about n·ε/2 draws).
-	inv, ok := meanInverse(hs)
-	if !ok {
-		return nil, nil, e.fault(w, "the mean curvature of the windows")
-	}
-	pc := w.thetaCov(inv)
-	neff := float64(cv.n) * eps / 2
-	wt := neff / (neff + blendPerDim*float64(d))
-	sc := cv.cov()
-	if !dense {
-		for i := range d {
-			for j := i + 1; j < d; j++ {
-				sc.SetSym(i, j, 0)
-			}
-		}
-	}
-	blend := mat.NewSymDense(d, nil)
-	blend.ScaleSym(1-wt, pc)
-	sc.ScaleSym(wt, sc)
-	blend.AddSym(blend, sc)
-	nw, err := fromCov(w.shift, blend, dense)
-	if err != nil {
-		nw, err = fromCov(w.shift, pc, dense)
-		if err != nil {
-			return nil, nil, errorf(nil, "Sample: warmup: %w", err)
-		}
-	}
-	// Express the warmup Hessians in the new coordinates: A' = Tᵀ A T with
-	// T = L_old⁻¹ L_new.
-	t := transition(w, nw)
-	out := make([]*mat.SymDense, len(hs))
-	for k, h := range hs {
-		out[k] = reexpress(h, t)
-	}
-	return nw, out, nil
 }
 
 // meanInverse returns the regularised inverse of the mean of the
