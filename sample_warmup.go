@@ -65,7 +65,8 @@ const (
 	// radius newtonRadius·(√d + 1) at first, in whitened units. A step is
 	// taken if it lowers the potential (the gradient's integral along it,
 	// by Simpson's rule) by at least newtonDescent of the quadratic
-	// model's prediction and shrinks the decrement²; the radius becomes
+	// model's prediction (a shrinking decrement alone can lead along a
+	// ridge away from the posterior); the radius becomes
 	// newtonGrow times the step's length after a step that also shrinks
 	// √(decrement²) by at least newtonAccept of the step's share of it,
 	// and the step's length over newtonGrow after a step not taken. The
