@@ -82,7 +82,7 @@ func TestSampleMethodConfig(t *testing.T) {
 		{SGHMCMethod{}, SGHMCMethod{StepConstant: 0.3, MinFriction: 1}, SGHMCMethod{StepConstant: 0.15}, 0.5},
 		{SGNHTMethod{}, SGNHTMethod{StepConstant: 0.1, MinA: 0.5}, SGNHTMethod{StepConstant: 0.05}, 0.5},
 		{HAMCMCMethod{}, HAMCMCMethod{StepConstant: 0.1, M: 2, Gamma: 1, MinPairCurvature: 0.2}, HAMCMCMethod{StepConstant: 0.05}, 0.5},
-		{PSGLDMethod{}, PSGLDMethod{StepConstant: 0.1, Alpha: 0.99, Lambda: 1e-12, AdaptSteps: 200}, PSGLDMethod{StepConstant: 0.05}, 0.5},
+		{PSGLDMethod{}, PSGLDMethod{StepConstant: 0.1, Lambda: 1e-12, AdaptSteps: 200}, PSGLDMethod{StepConstant: 0.05}, 0.5},
 	} {
 		a0, a1, a2 := run(c.zero), run(c.spelled), run(c.half)
 		if a0.Eps != a1.Eps || a0.Thin != a1.Thin || a0.Friction != a1.Friction {
