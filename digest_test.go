@@ -198,11 +198,11 @@ func TestSamplerDigests(t *testing.T) {
 // sampleCVDigests pin Sample's runs with control variates (the default
 // since the scale issue added them).
 var sampleCVDigests = map[string]string{
-	"SGLD":   "37a2e8a872c56ad0",
-	"SGHMC":  "0f63bd46b0684685",
-	"SGNHT":  "f1453f9e76ee339a",
-	"HAMCMC": "8fc7d8ae969310af",
-	"pSGLD":  "2447d877067c72a9",
+	"SGLD":   "2e700710b3459a28",
+	"SGHMC":  "6bd65752a6502ac2",
+	"SGNHT":  "c1ffae6a70ca4c23",
+	"HAMCMC": "f36943588b8ba747",
+	"pSGLD":  "3982662cf3a74eaa",
 }
 
 // sampleDigests pin Sample's runs with PlainMinibatch. Before the scale
@@ -211,11 +211,11 @@ var sampleCVDigests = map[string]string{
 // the new thinning rule (40 % of the predicted autocorrelation time,
 // rounded up, instead of a quarter rounded) changed them.
 var sampleDigests = map[string]string{
-	"SGLD":   "273f73e766ddd16e",
-	"SGHMC":  "1b110e7d2744e856",
-	"SGNHT":  "f01c2bd7c7719b3c",
-	"HAMCMC": "aba601c63d2bd736",
-	"pSGLD":  "4e993f0f1f54e4fc",
+	"SGLD":   "5e8a53ac7c00dd89",
+	"SGHMC":  "ba7a4057ae151ad2",
+	"SGNHT":  "1ff4d8a58dff5a59",
+	"HAMCMC": "f99fa520c0637be8",
+	"pSGLD":  "d2eec0b648c923f7",
 }
 
 // TestSampleDigests: one Sample run per method draws what it drew when the

@@ -121,7 +121,9 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			}
 		}
 	}
-	return res, res.summarise(p.Names, s, ids, firstErr)
+	err = res.summarise(p.Names, s, ids, firstErr)
+	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
+	return res, err
 }
 
 // sampleWarnings states what the summary says is wrong.

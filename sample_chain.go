@@ -314,20 +314,18 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	} else {
 		a.Diag = w.diag
 	}
-	// Phase 3: λ̂ and the curvature spread over the windows' points, inside
-	// the typical set, by power iteration on the whitened Hessians. The
-	// Newton phase's end (hs[0]) is left out: it may lie on a shoulder far
-	// from the posterior (a GP's length scale), and a step from its
-	// curvature was up to 10³ times too small.
+	// Phase 3: λ̂ and the curvature spread over the warmup points, by power
+	// iteration on the whitened Hessians.
+	// The spread is judged on the windows' points, inside the typical set;
+	// λ̂ on every point, the Newton phase's end included (leaving it out
+	// made the funnel's step diverge: its curvature is the stiffest the
+	// warmup sees there).
 	at(5)
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
 	lamMax, lamMin, spreadMax := 0.0, math.Inf(1), 0.0
 	for k, h := range hs {
-		if k == 0 {
-			continue
-		}
 		hm := h
 		lamMax = math.Max(lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, d, powerIters, e.rng))
 		if vals, _, ok := symEigen(h); ok {
