@@ -132,7 +132,7 @@ func modeWarning(r *Result, ids []int, m Model) []string {
 			}
 		}
 	}
-	return []string{fmt.Sprintf("the chains settled in %d separate modes — %s — each at least %.0f posterior standard deviations from the others in their own preconditioned coordinates: the draws weigh the modes by how many chains found them, not by their posterior mass; run more chains to see how many modes there are, or sample with a method for multimodal posteriors",
+	return []string{fmt.Sprintf("the chains settled in %d separate places — %s — each at least %.0f posterior standard deviations from the others in their own preconditioned coordinates: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with a method for multimodal posteriors",
 		len(roots), strings.Join(parts, "; "), closest)}
 }
 

@@ -45,7 +45,7 @@ func TestSampleModeWarning(t *testing.T) {
 		}
 		var mw string
 		for _, w := range res.Warnings {
-			if strings.Contains(w, "separate modes") {
+			if strings.Contains(w, "separate places") {
 				mw = w
 			}
 		}
@@ -65,7 +65,7 @@ func TestSampleModeWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range res.Warnings {
-		if strings.Contains(w, "separate modes") {
+		if strings.Contains(w, "separate places") {
 			t.Errorf("one mode, mode warning %q", w)
 		}
 	}
