@@ -198,11 +198,11 @@ func TestSamplerDigests(t *testing.T) {
 // sampleCVDigests pin Sample's runs with control variates (the default
 // since the scale issue added them).
 var sampleCVDigests = map[string]string{
-	"SGLD":   "2e700710b3459a28",
-	"SGHMC":  "6bd65752a6502ac2",
-	"SGNHT":  "c1ffae6a70ca4c23",
-	"HAMCMC": "f36943588b8ba747",
-	"pSGLD":  "223a237ed7299cd8",
+	"SGLD":   "37a2e8a872c56ad0",
+	"SGHMC":  "091455691b28c9fb",
+	"SGNHT":  "b117f97b9b320d2d",
+	"HAMCMC": "8fc7d8ae969310af",
+	"pSGLD":  "253a3bc856743fea",
 }
 
 // sampleDigests pin Sample's runs with PlainMinibatch. Before the scale
@@ -211,11 +211,11 @@ var sampleCVDigests = map[string]string{
 // the new thinning rule (40 % of the predicted autocorrelation time,
 // rounded up, instead of a quarter rounded) changed them.
 var sampleDigests = map[string]string{
-	"SGLD":   "5e8a53ac7c00dd89",
-	"SGHMC":  "ba7a4057ae151ad2",
-	"SGNHT":  "1ff4d8a58dff5a59",
-	"HAMCMC": "f99fa520c0637be8",
-	"pSGLD":  "743ece338b3fbea0",
+	"SGLD":   "273f73e766ddd16e",
+	"SGHMC":  "69bcb95e378aade7",
+	"SGNHT":  "7eaa4c65ed4e0d35",
+	"HAMCMC": "aba601c63d2bd736",
+	"pSGLD":  "3a3c57cea3522107",
 }
 
 // TestSampleDigests: one Sample run per method draws what it drew when the
