@@ -304,8 +304,8 @@ func sampleBadCases() []badCase {
 		// Messages that name the true cause.
 		{name: "Sample BatchSize 1 on a Gaussian: gradient noise", child: true, run: sample1(gauss, &SampleSettings{Seed: 1, BatchSize: 1, PlainMinibatch: true}, nil), want: ErrRange, substr: "gradient noise: at BatchSize = 1"},
 		{name: "Sample BatchSize 2 on a Gaussian: gradient noise", child: true, run: sample1(gauss, &SampleSettings{Seed: 1, BatchSize: 2, PlainMinibatch: true}, SGLDMethod{}), want: ErrRange, substr: "gradient noise: at BatchSize = 2"},
-		{name: "Sample SGNHT blown up by gradient noise at BatchSize 10", child: true,
-			run: sample1(gauss, &SampleSettings{Seed: 1, Chains: 2, Draws: 300, BatchSize: 10, PlainMinibatch: true, MaxHeat: 0.5}, SGNHTMethod{}), step: true, substr: "gradient noise at batch size 10"},
+		{name: "Sample SGNHT (the sweep) blown up by gradient noise at BatchSize 10", child: true,
+			run: sample1(gauss, &SampleSettings{Seed: 1, Chains: 2, Draws: 300, BatchSize: 10, PlainMinibatch: true, MaxHeat: 0.5}, SGNHTMethod{Integrator: Sweep{}}), step: true, substr: "gradient noise at batch size 10"},
 		{name: "Sample gradient +Inf everywhere", child: true, run: sample(grad(inf(math.Inf(1))), few, nil), want: ErrNonFinite, substr: "+Inf"},
 		{name: "Sample gradient -Inf everywhere", child: true, run: sample(grad(inf(math.Inf(-1))), few, nil), want: ErrNonFinite, substr: "-Inf"},
 		{name: "Sample gradient NaN everywhere", child: true, run: sample(grad(inf(math.NaN())), few, nil), want: ErrNonFinite, substr: "NaN"},

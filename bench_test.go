@@ -25,7 +25,8 @@ type benchCase struct {
 }
 
 // benchSamplers are the samplers BenchmarkStep times, by the names the
-// package's documentation uses. The chains start from a draw of their
+// package's documentation uses; SGHMC and SGNHT with the default sweep,
+// <sampler>-<integrator> with a splitting integrator. The chains start from a draw of their
 // target, N(0, I) (and so does the momentum), so that the steps timed are
 // those of a chain in equilibrium: a chain started at the mode moves its
 // potential by about d·ε per step while it relaxes, which at d = 10⁶ makes
@@ -46,6 +47,15 @@ func benchSamplers() []benchCase {
 		}},
 		{name: "SGNHT", eps: 0.01, make: func(d int) (Sampler, error) {
 			return NewSGNHT(g, normal(d, 1), src(), &SGNHTSettings{R0: normal(d, 2)})
+		}},
+		{name: "SGHMC-BAOAB", eps: 0.01, make: func(d int) (Sampler, error) {
+			return NewSGHMC(g, normal(d, 1), src(), &SGHMCSettings{R0: normal(d, 2), Integrator: BAOAB{}})
+		}},
+		{name: "SGHMC-OBABO", eps: 0.01, make: func(d int) (Sampler, error) {
+			return NewSGHMC(g, normal(d, 1), src(), &SGHMCSettings{R0: normal(d, 2), Integrator: OBABO{}})
+		}},
+		{name: "SGNHT-BADODAB", eps: 0.01, make: func(d int) (Sampler, error) {
+			return NewSGNHT(g, normal(d, 1), src(), &SGNHTSettings{R0: normal(d, 2), Integrator: BADODAB{}})
 		}},
 		{name: "SGRLD", eps: 0.01, make: func(d int) (Sampler, error) {
 			return NewSGRLD(g, normal(d, 1), unitMetric, src(), nil)

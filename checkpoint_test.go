@@ -93,6 +93,15 @@ func ckCases() []ckCase {
 			return NewNaiveSGHMC(g, th0, src, nil)
 		}),
 		recipe("SGNHT", func(g Gradient, src rand.Source) (*Recipe, error) { return NewSGNHT(g, th0, src, nil) }),
+		recipe("SGHMC-BAOAB", func(g Gradient, src rand.Source) (*Recipe, error) {
+			return NewSGHMC(g, th0, src, &SGHMCSettings{Friction: 5, EstimateNoise: true, Integrator: BAOAB{}})
+		}),
+		recipe("SGHMC-OBABO", func(g Gradient, src rand.Source) (*Recipe, error) {
+			return NewSGHMC(g, th0, src, &SGHMCSettings{Mass: []float64{1, 2, 0.5}, Integrator: OBABO{}})
+		}),
+		recipe("SGNHT-BADODAB", func(g Gradient, src rand.Source) (*Recipe, error) {
+			return NewSGNHT(g, th0, src, &SGNHTSettings{A: 3, EstimateNoise: true, Integrator: BADODAB{}})
+		}),
 		recipe("SGRLD", func(g Gradient, src rand.Source) (*Recipe, error) {
 			return NewSGRLD(g, th0, unitMetric, src, nil)
 		}),

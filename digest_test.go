@@ -199,8 +199,8 @@ func TestSamplerDigests(t *testing.T) {
 // since the scale issue added them).
 var sampleCVDigests = map[string]string{
 	"SGLD":   "2e700710b3459a28",
-	"SGHMC":  "6bd65752a6502ac2",
-	"SGNHT":  "c1ffae6a70ca4c23",
+	"SGHMC":  "95ae8bc4fe9b4dd8",
+	"SGNHT":  "3188f3e6f15b7525",
 	"HAMCMC": "f36943588b8ba747",
 	"pSGLD":  "3982662cf3a74eaa",
 }
@@ -212,8 +212,8 @@ var sampleCVDigests = map[string]string{
 // rounded up, instead of a quarter rounded) changed them.
 var sampleDigests = map[string]string{
 	"SGLD":   "5e8a53ac7c00dd89",
-	"SGHMC":  "ba7a4057ae151ad2",
-	"SGNHT":  "1ff4d8a58dff5a59",
+	"SGHMC":  "4246946b7e67896d",
+	"SGNHT":  "1336aae5af7372f3",
 	"HAMCMC": "f99fa520c0637be8",
 	"pSGLD":  "d2eec0b648c923f7",
 }

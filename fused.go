@@ -196,9 +196,7 @@ func (f *fused) passHMC(lo, hi int, g *rng.Normal, p *fusedPart) {
 		n := c1 - c0
 		w := nrm[:n]
 		g.Fill(w)
-		th, mom, gr := r.z[c0:c1:c1], r.z[d+c0:d+c1:d+c1], r.g[c0:c1:c1]
-		from, g0 := r.div.from[c0:c1:c1], r.div.g[c0:c1:c1]
-		bak, rbak := f.bak[c0:c1:c1], f.rbak[c0:c1:c1]
+		th, mom, gr, from, g0, bak, rbak := f.hmcViews(c0, c1)
 		_, _, _, _, _, _, _ = th[n-1], mom[n-1], gr[n-1], from[n-1], g0[n-1], bak[n-1], rbak[n-1]
 		if lean {
 			// SGHMC with M = I: the common case, kept lean.
@@ -281,9 +279,42 @@ func (f *fused) passHMC(lo, hi int, g *rng.Normal, p *fusedPart) {
 	*p = fusedPart{du: 0.5 * du, chk: chk, sumsq: sumsq, psd: psd, psdV: psdV}
 }
 
+// hmcViews returns chunk [c0, c1) of θ, r, ∇Ũ, the divergence tracker's
+// start and gradient, and the copies of θ_t and r_t that undo restores.
+func (f *fused) hmcViews(c0, c1 int) (th, mom, gr, from, g0, bak, rbak []float64) {
+	r := f.r
+	d := r.d
+	return r.z[c0:c1:c1], r.z[d+c0 : d+c1 : d+c1], r.g[c0:c1:c1],
+		r.div.from[c0:c1:c1], r.div.g[c0:c1:c1], f.bak[c0:c1:c1], f.rbak[c0:c1:c1]
+}
+
 // step is the fused sweep's step. It mirrors the generic sweep; on
 // failure Recipe.Step calls undo.
 func (f *fused) step(r *Recipe, eps float64, step int) error {
+	if err := f.begin(r, eps, step); err != nil {
+		return err
+	}
+	d := r.d
+	if f.nht {
+		// The momentum's friction from ξ: Q_rξ ∇_ξK = (s_c·r)·d(ξ − A).
+		fd := float64(d)
+		f.axi = (-1 * f.scol) * (fd * (r.z[2*d] - f.a))
+	}
+	f.moved = true
+	f.blk.do(f)
+	tot := f.total()
+	if f.nht {
+		// ξ ← ξ + ε(Γ_ξ − s_r·rᵀr), SGNHT's ξ + ε(−1 + rᵀr/d).
+		xi := r.z[2*d]
+		r.z[2*d] = xi + (eps*(f.gamXi+(-1*f.srow)*tot.sumsq) + 0)
+		tot.chk += r.z[2*d]
+	}
+	return f.finish(r, step, tot)
+}
+
+// begin starts a fused step at z_t: it saves what undo puts back, draws
+// the step's gradient at θ_t and sets B̂ and ε for the passes.
+func (f *fused) begin(r *Recipe, eps float64, step int) error {
 	s := &r.spec
 	d := r.d
 	f.blk.save()
@@ -311,14 +342,11 @@ func (f *fused) step(r *Recipe, eps float64, step int) error {
 		f.b = r.b
 	}
 	f.eps = eps
-	if f.nht {
-		// The momentum's friction from ξ: Q_rξ ∇_ξK = (s_c·r)·d(ξ − A).
-		fd := float64(d)
-		f.axi = (-1 * f.scol) * (fd * (r.z[2*d] - f.a))
-	}
-	f.moved = true
-	f.blk.do(f)
-	// The blocks' sums, in block order.
+	return nil
+}
+
+// total returns the blocks' sums, in block order.
+func (f *fused) total() fusedPart {
 	tot := fusedPart{psd: -1}
 	for k := range f.parts {
 		p := &f.parts[k]
@@ -333,12 +361,14 @@ func (f *fused) step(r *Recipe, eps float64, step int) error {
 			tot.psd, tot.psdV = p.psd, p.psdV
 		}
 	}
-	if f.nht {
-		// ξ ← ξ + ε(Γ_ξ − s_r·rᵀr), SGNHT's ξ + ε(−1 + rᵀr/d).
-		xi := r.z[2*d]
-		r.z[2*d] = xi + (eps*(f.gamXi+(-1*f.srow)*tot.sumsq) + 0)
-		tot.chk += r.z[2*d]
-	}
+	return tot
+}
+
+// finish ends a fused step whose passes have run, with their sums tot:
+// it reports a failure in the generic path's order, or judges the
+// previous transition and begins this one.
+func (f *fused) finish(r *Recipe, step int, tot fusedPart) error {
+	s := &r.spec
 	if tot.psd >= 0 || tot.chk-tot.chk != 0 && firstNonFinite(r.z) >= 0 {
 		// (A sum of finite values may overflow: only a non-finite
 		// coordinate fails the step.)

@@ -23,6 +23,31 @@ import "slices"
 // newFused returns the fused sweep of r, or nil if r's operators do not
 // have one of the shapes it recognises.
 func newFused(r *Recipe) *fused {
+	f := fusedShape(r)
+	if f == nil {
+		return nil
+	}
+	f.setBlocks(f)
+	return f
+}
+
+// setBlocks splits f's passes into blocks run by run (f itself for the
+// sweep), seeding their generators from the chain's, and makes the
+// buffers of the passes.
+func (f *fused) setBlocks(run blockRunner) {
+	r := f.r
+	f.blk = newBlockSet(run, r.gen, r.d)
+	f.parts = make([]fusedPart, f.blk.nb)
+	f.bak = make([]float64, r.d)
+	if f.kind == fusedHMC {
+		f.rbak = make([]float64, r.d)
+	}
+}
+
+// fusedShape reads r's operators into a fused step without its blocks and
+// buffers (setBlocks), or returns nil if they do not have one of the
+// shapes the fused passes recognise.
+func fusedShape(r *Recipe) *fused {
 	s := &r.spec
 	if s.NumericGamma {
 		return nil
@@ -96,12 +121,6 @@ func newFused(r *Recipe) *fused {
 		}
 	default:
 		return nil
-	}
-	f.blk = newBlockSet(f, r.gen, d)
-	f.parts = make([]fusedPart, f.blk.nb)
-	f.bak = make([]float64, d)
-	if f.kind == fusedHMC {
-		f.rbak = make([]float64, d)
 	}
 	return f
 }

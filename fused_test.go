@@ -279,6 +279,15 @@ func testFailedSteps(t *testing.T, d int) {
 			return NewSGHMC(g, th0, src, &SGHMCSettings{ResampleEvery: 3})
 		}), false},
 		{"SGNHT", recipe(func(g toggleGrad, src rand.Source) (*Recipe, error) { return NewSGNHT(g, th0, src, nil) }), false},
+		{"SGHMC-BAOAB", recipe(func(g toggleGrad, src rand.Source) (*Recipe, error) {
+			return NewSGHMC(g, th0, src, &SGHMCSettings{Integrator: BAOAB{}, NoiseVar: pos})
+		}), false},
+		{"SGHMC-OBABO", recipe(func(g toggleGrad, src rand.Source) (*Recipe, error) {
+			return NewSGHMC(g, th0, src, &SGHMCSettings{Integrator: OBABO{}, Mass: pos})
+		}), false},
+		{"SGNHT-BADODAB", recipe(func(g toggleGrad, src rand.Source) (*Recipe, error) {
+			return NewSGNHT(g, th0, src, &SGNHTSettings{Integrator: BADODAB{}, NoiseVar: pos})
+		}), false},
 		{"SGRLD", recipe(func(g toggleGrad, src rand.Source) (*Recipe, error) {
 			return NewSGRLD(g, th0, DiagMetricFunc(testMetric), src, nil)
 		}), false},

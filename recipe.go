@@ -8,6 +8,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
@@ -45,6 +46,11 @@ type RecipeSpec struct {
 	// the latest state). Nil means Sweep{}, block 1 (the momentum), then
 	// block 0 (θ), then the rest — the SGHMC and SGNHT papers' algorithms.
 	Integrator Integrator
+	// Temperature T makes the target e^{−U(θ)/T}: the gradient is divided
+	// by T and NoiseVar (or the estimate) by T² (temperature.go,
+	// doc/equations.md §12.1). Zero means 1, the posterior itself, bit for
+	// bit; it must be positive and finite.
+	Temperature float64
 	// Z0 is the initial state (copied). Required.
 	Z0 []float64
 	// Src seeds the chain's generator: NewRecipe draws two words from it
@@ -117,6 +123,15 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 	}
 	if i := firstNonFinite(s.Z0); i >= 0 {
 		return nil, errorf(ErrNonFinite, "recipe: initial state not finite at coordinate %d (%v)", i, s.Z0[i])
+	}
+	temp, err := checkTemperature("recipe", s.Temperature)
+	if err != nil {
+		return nil, err
+	}
+	s.Grad = temperGradient(s.Grad, temp)
+	if temp != 1 && s.NoiseVar != nil {
+		s.NoiseVar = slices.Clone(s.NoiseVar)
+		scaleAll(s.NoiseVar, 1/(temp*temp))
 	}
 	if s.Blocks == nil {
 		s.Blocks = []int{len(s.Z0)}

@@ -34,8 +34,11 @@ func (r *Recipe) kindName() string {
 // the chain's generator, then those of the blocks of a parallel step.
 func (r *Recipe) sources() []any {
 	srcs := []any{r.spec.Src}
-	if f, ok := r.st.(*fused); ok {
-		srcs = f.blk.sources(srcs)
+	switch st := r.st.(type) {
+	case *fused:
+		srcs = st.blk.sources(srcs)
+	case *splitting:
+		srcs = st.blk.sources(srcs)
 	}
 	return srcs
 }

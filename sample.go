@@ -82,7 +82,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			ids[c] = c
 		}
 	}
-	res := &Result{Method: name, Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
+	res := &Result{Method: name, Temperature: s.Temperature, Chains: make([]*Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
 	var prog *sampleProgress
 	if s.Progress != nil {
 		prog = newSampleProgress(s.Progress, s.ProgressEvery, ids)

@@ -231,7 +231,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 			err = p
 		}
 	}()
-	e, err := newChainEnv(c, p, d, src)
+	e, err := newChainEnv(c, temperProblem(p, s.Temperature), d, src)
 	if err != nil {
 		return out, err
 	}

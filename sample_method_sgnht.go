@@ -8,13 +8,19 @@ import "math/rand/v2"
 
 // SGNHTMethod runs SGNHT (NewSGNHT) in the whitened coordinates with
 // ε = StepConstant/√λ̂, the thermostat's diffusion A = max(MinA, εV̂max)
-// (Adapted.Friction) and B̂ = V̂. The zero value is the default
-// configuration.
+// (Adapted.Friction) and B̂ = V̂, integrated by BADODAB unless Integrator
+// says otherwise. The zero value is the default configuration.
 type SGNHTMethod struct {
-	// StepConstant is c in ε = c/√λ̂. Zero means 0.1: the thermostat
-	// shortens the position variance by about εξ/2 (doc/equations.md
-	// §13.3), and the small step keeps that near 2.5 %.
+	// StepConstant is c in ε = c/√λ̂. Zero means sgnhtSplitConstant with
+	// BADODAB (the default), whose position marginal is exact on a
+	// Gaussian at the thermostat's mean, and 0.1 with the sweep or Euler:
+	// the sweep's thermostat shortens the position variance by about εξ/2
+	// (doc/equations.md §13.3), and the small step keeps that near 2.5 %.
 	StepConstant float64
+	// Integrator integrates the sampling run. Nil means BADODAB{},
+	// Sample's choice (doc/equations.md §13.10); Sweep{} is the sequential
+	// sweep that Sample used before.
+	Integrator Integrator
 	// MinA is the smallest A. Zero means 0.5.
 	MinA float64
 }
@@ -22,14 +28,25 @@ type SGNHTMethod struct {
 // Name returns "SGNHT".
 func (SGNHTMethod) Name() string { return "SGNHT" }
 
+// sgnhtSplitConstant is SGNHTMethod's default step constant with
+// BADODAB (doc/equations.md §13.10).
+const sgnhtSplitConstant = 0.5
+
 // Rules returns SGNHT's warmup rules: momentum, with B̂, its friction A.
 func (m SGNHTMethod) Rules() MethodRules {
-	return MethodRules{StepConstant: orDefault(m.StepConstant, 0.1), Momentum: true, NoiseCorrection: true,
+	c := 0.1
+	if isSplitting(m.integrator()) {
+		c = sgnhtSplitConstant
+	}
+	return MethodRules{StepConstant: orDefault(m.StepConstant, c), Momentum: true, NoiseCorrection: true,
 		MinFriction: orDefault(m.MinA, 0.5)}
 }
 
-// NewSampler returns NewSGNHT on g with A a.Friction and NoiseVar
-// a.NoiseVar.
-func (SGNHTMethod) NewSampler(g Gradient, z0 []float64, src rand.Source, a *Adapted) (Sampler, error) {
-	return NewSGNHT(g, z0, src, &SGNHTSettings{A: a.Friction, NoiseVar: a.NoiseVar})
+// integrator returns the method's integrator, BADODAB{} for nil.
+func (m SGNHTMethod) integrator() Integrator { return orIntegrator(m.Integrator, BADODAB{}) }
+
+// NewSampler returns NewSGNHT on g with A a.Friction, NoiseVar a.NoiseVar
+// and the method's Integrator.
+func (m SGNHTMethod) NewSampler(g Gradient, z0 []float64, src rand.Source, a *Adapted) (Sampler, error) {
+	return NewSGNHT(g, z0, src, &SGNHTSettings{A: a.Friction, NoiseVar: a.NoiseVar, Integrator: m.integrator()})
 }

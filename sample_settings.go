@@ -97,6 +97,12 @@ type SampleSettings struct {
 	Progress io.Writer
 	// ProgressEvery is the interval between Progress reports.
 	ProgressEvery time.Duration
+	// Temperature T samples π(θ)^{1/T}, a cold (T < 1) or warm (T > 1)
+	// posterior, a documented choice that draws no warning: warmup, the
+	// noise probe, B̂ and the heat check all see the tempered posterior
+	// (doc/equations.md §12.1). Zero means 1, the posterior itself, bit
+	// for bit; it must be positive and finite.
+	Temperature float64
 }
 
 // Adapted holds the settings warmup chose for one chain. With them the
@@ -186,6 +192,9 @@ func (a *Adapted) NewSampler(g Gradient) (Sampler, error) {
 type Result struct {
 	// Method is the name of the method the chains ran.
 	Method string
+	// Temperature is the temperature T of the target π(θ)^{1/T}
+	// (SampleSettings.Temperature); 1 for the posterior itself.
+	Temperature float64
 	// Chains holds each chain's draws of θ (warmup excluded).
 	Chains []*Chain
 	// Adapted holds each chain's adapted settings.
@@ -262,6 +271,11 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 	if !(s.MaxHeat >= 0) || math.IsInf(s.MaxHeat, 0) || !(s.StartScale >= 0) || math.IsInf(s.StartScale, 0) {
 		return nil, errorf(ErrRange, "Sample: MaxHeat = %v, StartScale = %v: want finite and ≥ 0", s.MaxHeat, s.StartScale)
 	}
+	t, err := checkTemperature("Sample", s.Temperature)
+	if err != nil {
+		return nil, err
+	}
+	s.Temperature = t
 	if s.Chains == 0 {
 		s.Chains = 4
 	}

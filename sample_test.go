@@ -99,10 +99,17 @@ func TestSampleLinReg(t *testing.T) {
 		}
 		// With N = 1000 inside the fixed batch, the warmup's Langevin
 		// windows run Metropolis-adjusted on all the data (700 full
-		// gradients per chain, sample_window.go): about 40 % of the work
-		// of the cheapest method here, SGHMC, and less of the others'.
-		if w := float64(res.WarmupGradEvals) / float64(res.GradEvals); w > 0.5 {
-			t.Errorf("%s: warmup took %.0f%% of the gradient work, want at most half", res.Method, 100*w)
+		// gradients per chain, sample_window.go): at most half the work
+		// of a run with the sweep (about 40 % for SGHMC's). The splitting
+		// integrators' runs (doc/equations.md §13.10) sample the same draws
+		// with a third of the sweep's steps after the same warmup, so
+		// there warmup is about two thirds of the work: bounded at 0.7.
+		maxWarm := 0.5
+		if res.Method == "SGHMC" || res.Method == "SGNHT" {
+			maxWarm = 0.7
+		}
+		if w := float64(res.WarmupGradEvals) / float64(res.GradEvals); w > maxWarm {
+			t.Errorf("%s: warmup took %.0f%% of the gradient work, want at most %.0f%%", res.Method, 100*w, 100*maxWarm)
 		}
 	}
 }
@@ -215,7 +222,7 @@ func testSampleFrozenByHand(t *testing.T, plain bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSGHMC(aff, []float64{0, 0}, rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1]), &SGHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar})
+	s, err := NewSGHMC(aff, []float64{0, 0}, rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1]), &SGHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar, Integrator: BAOAB{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,9 @@ type SGHMCSettings struct {
 	ResampleEvery int
 	// R0 is the initial momentum. Nil means zero.
 	R0 []float64
+	// Temperature T makes the target π(θ)^{1/T} (RecipeSpec.Temperature,
+	// doc/equations.md §12.1). Zero means 1.
+	Temperature float64
 }
 
 // NewSGHMC returns stochastic gradient Hamiltonian Monte Carlo (Chen, Fox &
@@ -110,14 +113,15 @@ func newSGHMC(who, kind string, grad Gradient, theta0 []float64, src rand.Source
 		k.InvMass = invMass
 	}
 	spec := RecipeSpec{
-		Blocks:     []int{d, d},
-		Grad:       grad,
-		GradK:      k,
-		D:          D,
-		Q:          Q,
-		Integrator: s.Integrator,
-		Z0:         z0,
-		Src:        src,
+		Blocks:      []int{d, d},
+		Grad:        grad,
+		GradK:       k,
+		D:           D,
+		Q:           Q,
+		Integrator:  s.Integrator,
+		Temperature: s.Temperature,
+		Z0:          z0,
+		Src:         src,
 	}
 	if naive {
 		spec.Naive = "naive SGHMC has no friction to absorb the gradient noise (Chen et al. 2014, Eq. 11); its stationary distribution is not the target"

@@ -8,6 +8,9 @@ import "math/rand/v2"
 
 // SGLDSettings configures NewSGLD. The zero value is plain SGLD with D = I.
 type SGLDSettings struct {
+	// Temperature T makes the target π(θ)^{1/T} (RecipeSpec.Temperature,
+	// doc/equations.md §12.1). Zero means 1.
+	Temperature float64
 	// Precond is the constant diagonal of the preconditioner D. Nil means
 	// the identity.
 	Precond []float64
@@ -49,7 +52,7 @@ func NewSGLD(grad Gradient, theta0 []float64, src rand.Source, s *SGLDSettings) 
 		copy(dd, s.Precond)
 		D = Diagonal(dd)
 	}
-	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src}
+	spec := RecipeSpec{Grad: grad, D: D, Z0: theta0, Src: src, Temperature: s.Temperature}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
 		for i := range b {
 			b[i] = dd[i] * dd[i] * v[i]

@@ -25,6 +25,9 @@ type SGNHTSettings struct {
 	R0 []float64
 	// Xi0 is the initial thermostat. Nil means A.
 	Xi0 *float64
+	// Temperature T makes the target π(θ)^{1/T} (RecipeSpec.Temperature,
+	// doc/equations.md §12.1). Zero means 1.
+	Temperature float64
 }
 
 // NewSGNHT returns the stochastic gradient Nosé–Hoover thermostat (Ding et
@@ -80,15 +83,16 @@ func NewSGNHT(grad Gradient, theta0 []float64, src rand.Source, s *SGNHTSettings
 	gamma := make(Vector, 2*d+1) // Γ_ξ = ∂_r(Q_ξr) = −1
 	gamma[2*d] = -1
 	spec := RecipeSpec{
-		Blocks:     []int{d, d, 1},
-		Grad:       grad,
-		GradK:      Kinetic{Thermostat: true, A: a},
-		D:          D,
-		Q:          Q,
-		Gamma:      gamma,
-		Integrator: s.Integrator,
-		Z0:         z0,
-		Src:        src,
+		Blocks:      []int{d, d, 1},
+		Grad:        grad,
+		GradK:       Kinetic{Thermostat: true, A: a},
+		D:           D,
+		Q:           Q,
+		Gamma:       gamma,
+		Integrator:  s.Integrator,
+		Temperature: s.Temperature,
+		Z0:          z0,
+		Src:         src,
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, momentumNoiseMap(d)); err != nil {
 		return nil, err

@@ -14,6 +14,9 @@ import (
 // SGRHMCSettings configures NewSGRHMC and its variants. The zero value is
 // gSGRHMC with r₀ = 0, the sequential sweep and no momentum resampling.
 type SGRHMCSettings struct {
+	// Temperature T makes the target π(θ)^{1/T} (RecipeSpec.Temperature,
+	// doc/equations.md §12.1). Zero means 1.
+	Temperature float64
 	// NoiseVar is a constant estimate of diag(V); the injected noise becomes
 	// N(0, ε(2G⁻¹ − εG^(−1/2)VG^(−1/2))). Nil means no correction.
 	// Diagonal metrics only.
@@ -176,16 +179,17 @@ func sgrhmcSpec(who string, grad Gradient, theta0 []float64, src rand.Source, s 
 		return nil, err
 	}
 	spec := &RecipeSpec{
-		Blocks:     []int{d, d},
-		Grad:       grad,
-		GradK:      Kinetic{},
-		D:          D,
-		Q:          Q,
-		Gamma:      gamma,
-		Prepare:    prepare,
-		Integrator: s.Integrator,
-		Z0:         z0,
-		Src:        src,
+		Blocks:      []int{d, d},
+		Grad:        grad,
+		GradK:       Kinetic{},
+		D:           D,
+		Q:           Q,
+		Gamma:       gamma,
+		Prepare:     prepare,
+		Integrator:  s.Integrator,
+		Temperature: s.Temperature,
+		Z0:          z0,
+		Src:         src,
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, noiseMap); err != nil {
 		return nil, err

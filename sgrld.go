@@ -13,6 +13,9 @@ import (
 
 // SGRLDSettings configures NewSGRLD and NewSGRLDDense.
 type SGRLDSettings struct {
+	// Temperature T makes the target π(θ)^{1/T} (RecipeSpec.Temperature,
+	// doc/equations.md §12.1). Zero means 1.
+	Temperature float64
 	// NoiseVar is a constant estimate of diag(V); the injected noise becomes
 	// N(0, ε(2G⁻¹ − εG⁻¹VG⁻¹)). Nil means no correction. Diagonal metrics
 	// only.
@@ -44,12 +47,13 @@ func NewSGRLD(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Sourc
 	d := len(theta0)
 	mc := newDiagMetricCache(metric, d, false)
 	spec := RecipeSpec{
-		Grad:    grad,
-		D:       Diagonal(mc.inv),
-		Gamma:   Vector(mc.gamInv),
-		Prepare: mc.prepare,
-		Z0:      theta0,
-		Src:     src,
+		Grad:        grad,
+		D:           Diagonal(mc.inv),
+		Gamma:       Vector(mc.gamInv),
+		Prepare:     mc.prepare,
+		Temperature: s.Temperature,
+		Z0:          theta0,
+		Src:         src,
 	}
 	if err := spec.setNoise(who, d, s.NoiseVar, s.EstimateNoise, func(b, _, v []float64) {
 		for i, w := range mc.inv {

@@ -177,6 +177,7 @@ func meanTol(t *Target, j int, mcse float64) float64 {
 type Row struct {
 	Target         string   `json:"target"`
 	Method         string   `json:"method"`
+	Integrator     string   `json:"integrator"` // "sweep" for -compare-integrators' baseline
 	Seed           uint64   `json:"seed"`
 	MeanErrOverTol float64  `json:"mean_err_over_tol"`
 	MaxMeanErrSD   float64  `json:"max_mean_err_sd"`
@@ -248,7 +249,8 @@ func RunRow(ctx context.Context, run runner, t *Target, method string, seed uint
 	secs := time.Since(start).Seconds()
 	cpu1, _ := cputime.Process()
 	nan := math.NaN()
-	row := Row{Target: t.Name, Method: method, Seed: seed, Divergences: info.Divergences, GradEvals: info.GradEvals,
+	mname, integ := splitRun(method)
+	row := Row{Target: t.Name, Method: mname, Integrator: integ, Seed: seed, Divergences: info.Divergences, GradEvals: info.GradEvals,
 		Seconds: secs, Warnings: append([]string{}, info.Warnings...), Chains: len(chains), Info: info, CPUSeconds: nan,
 		MeanErrOverTol: nan, MaxMeanErrSD: nan, MaxSDRelErr: nan, MaxRHat: nan, MinESSBulk: nan}
 	if okCPU {

@@ -39,6 +39,9 @@ type Config struct {
 	Draws int
 	// Oracle runs the hand-set oracle baseline instead of Sample.
 	Oracle bool
+	// CompareIntegrators runs each momentum method of Methods twice, with
+	// the sweep and with Sample's choice of integrator (integrators.go).
+	CompareIntegrators bool
 	// Log receives progress notes; nil means none.
 	Log io.Writer
 
@@ -82,6 +85,7 @@ func main() {
 	flag.Uint64Var(&c.Seed, "seed", c.Seed, "master random seed")
 	flag.IntVar(&c.Draws, "draws", 0, "draws per chain for every target (0: each target's default)")
 	flag.BoolVar(&c.Oracle, "oracle", false, "run the oracle baseline (settings chosen by hand from the reference posterior) instead of Sample")
+	flag.BoolVar(&c.CompareIntegrators, "compare-integrators", false, "run each momentum method ("+strings.Join(momentumMethods, ", ")+") twice, with the sequential sweep (integrator \"sweep\") and with Sample's choice of integrator")
 	flag.Parse()
 	fail := func(err error) {
 		fmt.Fprintln(os.Stderr, "posteriordb:", err)
@@ -132,6 +136,10 @@ func Experiment(ctx context.Context, c Config) ([]Row, error) {
 			return nil, fmt.Errorf("unknown method %q (have %v)", m, Methods)
 		}
 	}
+	methods := c.Methods
+	if c.CompareIntegrators {
+		methods = compareRuns(methods)
+	}
 	run := runner(runMethod)
 	switch {
 	case c.run != nil:
@@ -156,7 +164,7 @@ func Experiment(ctx context.Context, c Config) ([]Row, error) {
 		if c.Draws > 0 {
 			draws = c.Draws
 		}
-		for _, m := range c.Methods {
+		for _, m := range methods {
 			for _, seed := range c.seeds(m) {
 				r, err := RunRow(ctx, run, t, m, seed, draws)
 				if err != nil {

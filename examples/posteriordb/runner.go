@@ -36,6 +36,9 @@ func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws
 	var info runInfo
 	m, ok := methodByName[method]
 	if !ok {
+		m, ok = baselineMethod(method)
+	}
+	if !ok {
 		return nil, info, fmt.Errorf("unknown method %q (have %v)", method, Methods)
 	}
 	cm, err := newCountingModel(t.Model)

@@ -1,0 +1,60 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import "math"
+
+// A PhasedSchedule is a Schedule whose steps belong to an exploration or a
+// sampling phase. Run keeps no draw of an exploration step; the draws it
+// keeps carry their step sizes (Chain.Eps), so step-weighted means
+// (doc/equations.md §12) stay correct.
+type PhasedSchedule interface {
+	Schedule
+	// Sampling reports whether step t is in a sampling phase.
+	Sampling(t int) bool
+}
+
+// Cyclical is the cyclical cosine schedule of cSG-MCMC (Zhang, Li, Zhang,
+// Chen & Wilson 2020): cycles of Cycle steps, within each
+//
+//	ε_t = (Eps0/2)(cos(π k/Cycle) + 1),   k = (t − 1) mod Cycle,
+//
+// large at the start of a cycle, where the chain explores (runs hot, and
+// may leave a mode), small at its end, where it samples the mode it is
+// in. The first Explore share of each cycle is the exploration phase,
+// whose draws Run does not keep (PhasedSchedule).
+type Cyclical struct {
+	// Eps0 is the largest step, at the start of every cycle.
+	Eps0 float64
+	// Cycle is the number of steps of a cycle; it must be positive.
+	Cycle int
+	// Explore is the share of each cycle in the exploration phase. Zero
+	// means 0.5; 1 or more keeps no draw.
+	Explore float64
+}
+
+var _ PhasedSchedule = Cyclical{}
+
+// StepSize returns the step of step t (t ≥ 1).
+func (c Cyclical) StepSize(t int) float64 {
+	k := c.pos(t)
+	return c.Eps0 / 2 * (math.Cos(math.Pi*float64(k)/float64(max(c.Cycle, 1))) + 1)
+}
+
+// Sampling reports whether step t is past the exploration share of its
+// cycle.
+func (c Cyclical) Sampling(t int) bool {
+	beta := c.Explore
+	if beta == 0 {
+		beta = 0.5
+	}
+	return float64(c.pos(t)) >= beta*float64(max(c.Cycle, 1))
+}
+
+// pos is step t's position in its cycle, 0 … Cycle−1.
+func (c Cyclical) pos(t int) int {
+	n := max(c.Cycle, 1)
+	return ((t-1)%n + n) % n
+}

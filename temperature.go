@@ -1,0 +1,176 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Temperature (doc/equations.md §12.1).
+//
+// A sampler at temperature T targets π(θ)^{1/T} ∝ e^{−U(θ)/T}: its
+// gradient is ∇Ũ/T, whose noise has covariance V/T², so the B̂ correction
+// takes NoiseVar/T² and the heat εV/(2C) of doc/equations.md §13.3 is
+// that of the tempered gradient. T < 1 is a cold posterior (Wenzel et al.
+// 2020), T > 1 a warm one; T = 1, and the zero value meaning 1, leave the
+// gradient untouched, bit for bit. Everything else — the auxiliary
+// variables, the friction, the thermostat's target — is as at T = 1.
+
+// checkTemperature validates a temperature setting and returns it with
+// the zero value replaced by 1.
+func checkTemperature(who string, t float64) (float64, error) {
+	if t == 0 {
+		return 1, nil
+	}
+	if !(t > 0) || math.IsInf(t, 0) {
+		return 0, errorf(ErrRange, "%s: Temperature = %v, want positive and finite (0 means 1)", who, t)
+	}
+	return t, nil
+}
+
+// tempered is a gradient source divided by a temperature: ∇Ũ/T, with the
+// noise variance V/T² when the source estimates it, and its fixed batch
+// when it has one.
+type tempered struct {
+	g   Gradient
+	inv float64 // 1/T
+}
+
+// temperGradient returns g at temperature t, or g itself at t = 1.
+func temperGradient(g Gradient, t float64) Gradient {
+	if t == 1 {
+		return g
+	}
+	return &tempered{g: g, inv: 1 / t}
+}
+
+func (t *tempered) Grad(dst, theta []float64) {
+	t.g.Grad(dst, theta)
+	scaleAll(dst, t.inv)
+}
+
+// NoiseVar writes the tempered gradient's noise variance, V/T².
+func (t *tempered) NoiseVar(dst []float64) {
+	t.g.(NoiseEstimator).NoiseVar(dst)
+	scaleAll(dst, t.inv*t.inv)
+}
+
+// CanEstimateNoise is the source's, or an error if it estimates no noise.
+func (t *tempered) CanEstimateNoise() error {
+	ne, ok := t.g.(NoiseEstimator)
+	if !ok {
+		return errorf(ErrUnsupported, "the gradient (a %T) does not estimate its noise", t.g)
+	}
+	return ne.CanEstimateNoise()
+}
+
+// NewBatch draws the source's fixed batch, if it has one.
+func (t *tempered) NewBatch() {
+	if sb, ok := t.g.(SameBatchGradient); ok {
+		sb.NewBatch()
+	}
+}
+
+// GradSameBatch is the tempered gradient on the fixed batch (a fresh
+// gradient for a source without one).
+func (t *tempered) GradSameBatch(dst, theta []float64) {
+	if sb, ok := t.g.(SameBatchGradient); ok {
+		sb.GradSameBatch(dst, theta)
+	} else {
+		t.g.Grad(dst, theta)
+	}
+	scaleAll(dst, t.inv)
+}
+
+func scaleAll(x []float64, a float64) {
+	for i := range x {
+		x[i] *= a
+	}
+}
+
+// temperedModel is a Model whose log densities are divided by T.
+type temperedModel struct {
+	Model
+	inv float64
+}
+
+func (m temperedModel) LogPriorGrad(dst, theta []float64) {
+	m.Model.LogPriorGrad(dst, theta)
+	scaleAll(dst, m.inv)
+}
+
+func (m temperedModel) LogLikGrad(dst, theta []float64, i int, scale float64) {
+	m.Model.LogLikGrad(dst, theta, i, scale*m.inv)
+}
+
+// temperedBatchModel is temperedModel for a BatchModel.
+type temperedBatchModel struct {
+	temperedModel
+	bm BatchModel
+}
+
+func (m temperedBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
+	m.bm.LogLikGradBatch(dst, theta, idx, scale*m.inv)
+}
+
+// temperedDensity adds the tempered LogDensity to a tempered model.
+type temperedDensity struct {
+	Model
+	ld  LogDensity
+	inv float64
+}
+
+func (m temperedDensity) LogPrior(theta []float64) float64 { return m.ld.LogPrior(theta) * m.inv }
+func (m temperedDensity) LogLik(theta []float64, i int) float64 {
+	return m.ld.LogLik(theta, i) * m.inv
+}
+
+// temperedBatchDensity is temperedDensity for a BatchModel.
+type temperedBatchDensity struct {
+	temperedDensity
+	bm BatchModel
+}
+
+func (m temperedBatchDensity) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
+	m.bm.LogLikGradBatch(dst, theta, idx, scale*m.temperedDensity.inv)
+}
+
+// temperProblem returns p at temperature t: its Model's log densities, or
+// its Gradients, divided by t. At t = 1 it returns p.
+func temperProblem(p Problem, t float64) Problem {
+	if t == 1 {
+		return p
+	}
+	inv := 1 / t
+	if p.Model != nil {
+		var m Model = temperedModel{p.Model, inv}
+		bm, isBatch := p.Model.(BatchModel)
+		if isBatch {
+			m = temperedBatchModel{temperedModel{p.Model, inv}, bm}
+		}
+		if ld, ok := p.Model.(LogDensity); ok {
+			td := temperedDensity{m, ld, inv}
+			if isBatch {
+				m = temperedBatchDensity{td, bm}
+			} else {
+				m = td
+			}
+		}
+		p.Model = m
+		return p
+	}
+	if p.Gradient != nil {
+		gf := p.Gradient
+		p.Gradient = func(c int, src rand.Source) (Gradient, error) {
+			g, err := gf(c, src)
+			if err != nil || isNil(g) {
+				return g, err
+			}
+			return temperGradient(g, t), nil
+		}
+	}
+	return p
+}

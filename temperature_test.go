@@ -1,0 +1,103 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sgmcmc-go/sgmcmc"
+)
+
+// TestTemperatureScalesVariance: on N(0, I) every recipe sampler at
+// temperature T ∈ {0.1, 1, 4} has variance T times its variance at T = 1,
+// within 4 combined Monte Carlo standard errors. The step is scaled with
+// T (ε ∝ T first order, ∝ √T with momentum) so that the discretisation
+// bias is the same at every T.
+func TestTemperatureScalesVariance(t *testing.T) {
+	t.Parallel()
+	const d = 20
+	steps := 60_000
+	if testing.Short() {
+		steps = 15_000
+	}
+	grad := sgmcmc.GradFunc(func(dst, th []float64) { copy(dst, th) })
+	unit := sgmcmc.DiagMetricFunc(func(g, dg, _ []float64) {
+		for i := range g {
+			g[i], dg[i] = 1, 0
+		}
+	})
+	cases := []struct {
+		name     string
+		momentum bool
+		make     func(temp float64, src rand.Source) (sgmcmc.Sampler, error)
+	}{
+		{"SGLD", false, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewSGLD(grad, make([]float64, d), src, &sgmcmc.SGLDSettings{Temperature: T})
+		}},
+		{"SGRLD", false, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewSGRLD(grad, make([]float64, d), unit, src, &sgmcmc.SGRLDSettings{Temperature: T})
+		}},
+		{"SGHMC", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewSGHMC(grad, make([]float64, d), src, &sgmcmc.SGHMCSettings{Temperature: T})
+		}},
+		{"SGHMC-BAOAB", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewSGHMC(grad, make([]float64, d), src, &sgmcmc.SGHMCSettings{Temperature: T, Integrator: sgmcmc.BAOAB{}})
+		}},
+		{"SGNHT-BADODAB", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewSGNHT(grad, make([]float64, d), src, &sgmcmc.SGNHTSettings{Temperature: T, Integrator: sgmcmc.BADODAB{}})
+		}},
+		{"gSGRHMC", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewSGRHMC(grad, make([]float64, d), unit, src, &sgmcmc.SGRHMCSettings{Temperature: T})
+		}},
+	}
+	for _, c := range cases {
+		var base, baseSE float64
+		for k, T := range []float64{1, 0.1, 4} {
+			eps := 0.05 * T
+			if c.momentum {
+				eps = 0.2 * math.Sqrt(T)
+			}
+			s, err := c.make(T, rand.NewPCG(11, uint64(k)))
+			if err != nil {
+				t.Fatal(c.name, err)
+			}
+			v, se := relVar(t, s, eps, 1/T, 2000, steps)
+			if k == 0 {
+				base, baseSE = v, se
+				continue
+			}
+			tol := 4 * math.Hypot(se, baseSE)
+			t.Logf("%s T=%g: Var/T = %.4f ± %.4f, at T = 1 %.4f ± %.4f", c.name, T, v, se, base, baseSE)
+			if math.Abs(v-base) > tol {
+				t.Errorf("%s T=%g: Var/T = %.4f, at T = 1 %.4f: more than %.4f apart", c.name, T, v, base, tol)
+			}
+		}
+	}
+	if _, err := sgmcmc.NewSGLD(grad, make([]float64, d), rand.NewPCG(1, 1), &sgmcmc.SGLDSettings{Temperature: -1}); !errors.Is(err, sgmcmc.ErrRange) {
+		t.Errorf("Temperature −1: error %v, want ErrRange", err)
+	}
+}
+
+// ExampleSampleSettings_temperature samples a cold posterior, T = 0.25,
+// of a Gaussian with sd 2: its sd is halved.
+func ExampleSampleSettings_temperature() {
+	grad := func(int, rand.Source) (sgmcmc.Gradient, error) {
+		return sgmcmc.GradFunc(func(dst, th []float64) { dst[0] = th[0] / 4 }), nil
+	}
+	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Gradient: grad}, []float64{0},
+		&sgmcmc.SampleSettings{Seed: 1, Temperature: 0.25, Draws: 2000}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("T = %g, sd %.1f (2 at T = 1), %d warnings\n", res.Temperature, res.Summary[0].SD, len(res.Warnings))
+	// Output:
+	// T = 0.25, sd 1.0 (2 at T = 1), 0 warnings
+}
