@@ -199,7 +199,7 @@ func TestSamplerDigests(t *testing.T) {
 // since the scale issue added them).
 var sampleCVDigests = map[string]string{
 	"SGLD":   "2e700710b3459a28",
-	"SGHMC":  "95ae8bc4fe9b4dd8",
+	"SGHMC":  "94fd8952bf895e16",
 	"SGNHT":  "3188f3e6f15b7525",
 	"HAMCMC": "f36943588b8ba747",
 	"pSGLD":  "3982662cf3a74eaa",
@@ -212,7 +212,7 @@ var sampleCVDigests = map[string]string{
 // rounded up, instead of a quarter rounded) changed them.
 var sampleDigests = map[string]string{
 	"SGLD":   "5e8a53ac7c00dd89",
-	"SGHMC":  "4246946b7e67896d",
+	"SGHMC":  "d2a45ad648648a47",
 	"SGNHT":  "1336aae5af7372f3",
 	"HAMCMC": "f99fa520c0637be8",
 	"pSGLD":  "d2eec0b648c923f7",

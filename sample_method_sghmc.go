@@ -31,8 +31,9 @@ type SGHMCMethod struct {
 func (SGHMCMethod) Name() string { return "SGHMC" }
 
 // sghmcSplitConstant is SGHMCMethod's default step constant with a
-// splitting integrator (doc/equations.md §13.10).
-const sghmcSplitConstant = 1
+// splitting integrator (doc/equations.md §13.10): 1 gained more on
+// earnings and kidiq but missed the accuracy goal on hier_ncp.
+const sghmcSplitConstant = 0.5
 
 // Rules returns SGHMC's warmup rules: momentum, with B̂.
 func (m SGHMCMethod) Rules() MethodRules {

@@ -79,7 +79,7 @@ func TestSampleMethodConfig(t *testing.T) {
 		ratio               float64 // of the half's ε to the default's
 	}{
 		{SGLDMethod{}, SGLDMethod{StepConstant: 0.1}, SGLDMethod{StepConstant: 0.05}, 0.5},
-		{SGHMCMethod{}, SGHMCMethod{StepConstant: 1, MinFriction: 1, Integrator: BAOAB{}}, SGHMCMethod{StepConstant: 0.5}, 0.5},
+		{SGHMCMethod{}, SGHMCMethod{StepConstant: 0.5, MinFriction: 1, Integrator: BAOAB{}}, SGHMCMethod{StepConstant: 0.25}, 0.5},
 		{SGHMCMethod{Integrator: Sweep{}}, SGHMCMethod{StepConstant: 0.3, MinFriction: 1, Integrator: Sweep{}}, SGHMCMethod{StepConstant: 0.15, Integrator: Sweep{}}, 0.5},
 		{SGNHTMethod{}, SGNHTMethod{StepConstant: 0.5, MinA: 0.5, Integrator: BADODAB{}}, SGNHTMethod{StepConstant: 0.25}, 0.5},
 		{SGNHTMethod{Integrator: Sweep{}}, SGNHTMethod{StepConstant: 0.1, MinA: 0.5, Integrator: Sweep{}}, SGNHTMethod{StepConstant: 0.05, Integrator: Sweep{}}, 0.5},

@@ -13,26 +13,25 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
 
-// modeSeparation is the distance, in a chain's own preconditioned units
-// (the warmup's whitening z = L⁻¹(θ − shift), in which the posterior's
-// local Gaussian approximation is N(0, I)), beyond which another chain's
-// medians place it in a separate mode — when each of the two chains
-// places the other that far. Two chains in one mode have medians within
-// about √(2d/n_eff) of each other in those units (0.1–1 on the
-// development set, where every target has one mode); a separate mode of
-// one that the other's approximation cannot reach is many units off (20
-// for an equal mixture of N(±10, 1)). Six units is a point no Gaussian
-// approximation gives a chance above 10⁻⁸ per coordinate.
+// modeSeparation is the distance, in a chain's own robust standard
+// deviations along one parameter (its draws' interquartile range over
+// 1.349), beyond which another chain's median places it elsewhere — when
+// each of the two chains places the other that far. Chains that sample
+// one region have medians within a fraction of a standard deviation of
+// each other on every parameter (R̂ would be far above 1 otherwise);
+// chains in separate modes of an equal mixture of N(±10, 1) are 20 apart.
+// The chains' preconditioners (Adapted) are not used: on a9a a chain's
+// preconditioner narrower than its draws in one direction put chains of
+// one log-concave posterior 16 "standard deviations" apart.
 const modeSeparation = 6
 
 // modeWarning returns a warning when the chains of r (the first n draws of
 // those with at least n, n the fewest draws of a chain the summary covers)
-// settled in separate modes, nil otherwise. Each
-// chain is placed by the coordinatewise medians of its draws (robust to
-// heavy tails, where means wander) and judged in its own and the other's
-// preconditioned units (Adapted.Lower or Diag). With a model that
-// implements LogDensity, the warning gives the log density at each
-// group's medians.
+// settled in separate places, nil otherwise. Each chain is placed by the
+// medians of its draws (robust to heavy tails, where means wander) and
+// judged in its own and the other's robust standard deviations, parameter
+// by parameter. With a model that implements LogDensity, the warning gives
+// the log density at each group's medians.
 func modeWarning(r *Result, ids []int, m Model) []string {
 	var cs []int // indices into r.Chains of the chains judged
 	n := math.MaxInt
@@ -47,16 +46,21 @@ func modeWarning(r *Result, ids []int, m Model) []string {
 	}
 	d := r.Chains[cs[0]].Dim
 	med := make([][]float64, len(cs))
+	scale := make([][]float64, len(cs))
 	buf := make([]float64, n)
 	for k, c := range cs {
 		ch := r.Chains[c]
 		med[k] = make([]float64, d)
+		scale[k] = make([]float64, d)
 		for j := range d {
 			for i := range n {
 				buf[i] = ch.Draws[i*d+j]
 			}
 			slices.Sort(buf)
-			med[k][j] = 0.5 * (buf[(n-1)/2] + buf[n/2])
+			med[k][j] = quantileSorted(buf, 0.5)
+			// The interquartile range over 1.349: the sd of a normal, and
+			// finite for heavy tails.
+			scale[k][j] = (quantileSorted(buf, 0.75) - quantileSorted(buf, 0.25)) / 1.349
 		}
 	}
 	// Group the chains: two are in one mode unless each places the other
@@ -75,16 +79,16 @@ func modeWarning(r *Result, ids []int, m Model) []string {
 	for k := range cs {
 		dist[k] = make([]float64, len(cs))
 	}
-	diff := make([]float64, d)
 	for k := range cs {
 		for l := range cs {
 			if k == l {
 				continue
 			}
 			for j := range d {
-				diff[j] = med[l][j] - med[k][j]
+				if dj := math.Abs(med[l][j]-med[k][j]) / scale[k][j]; dj > dist[k][l] || math.IsNaN(dj) {
+					dist[k][l] = dj
+				}
 			}
-			dist[k][l] = whitenedNorm(&r.Adapted[cs[k]], diff)
 		}
 	}
 	for k := range cs {
@@ -132,34 +136,17 @@ func modeWarning(r *Result, ids []int, m Model) []string {
 			}
 		}
 	}
-	return []string{fmt.Sprintf("the chains settled in %d separate places — %s — each at least %.0f posterior standard deviations from the others in their own preconditioned coordinates: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with a method for multimodal posteriors",
+	return []string{fmt.Sprintf("the chains settled in %d separate places — %s — each at least %.0f of its own standard deviations from the others along some parameter: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with a method for multimodal posteriors",
 		len(roots), strings.Join(parts, "; "), closest)}
 }
 
-// whitenedNorm returns |L⁻¹ v| for the whitening of a (Lower, row-major
-// lower-triangular, or Diag).
-func whitenedNorm(a *Adapted, v []float64) float64 {
-	d := len(v)
-	switch {
-	case a.Lower != nil:
-		z := make([]float64, d)
-		var s float64
-		for i := range d {
-			x := v[i]
-			for j := range i {
-				x -= a.Lower[i*d+j] * z[j]
-			}
-			z[i] = x / a.Lower[i*d+i]
-			s += z[i] * z[i]
-		}
-		return math.Sqrt(s)
-	case a.Diag != nil:
-		var s float64
-		for i, x := range v {
-			z := x / a.Diag[i]
-			s += z * z
-		}
-		return math.Sqrt(s)
+// quantileSorted returns the p quantile of the ascending x by linear
+// interpolation between order statistics.
+func quantileSorted(x []float64, p float64) float64 {
+	h := p * float64(len(x)-1)
+	i := int(h)
+	if i+1 >= len(x) {
+		return x[len(x)-1]
 	}
-	return math.NaN()
+	return x[i] + (h-float64(i))*(x[i+1]-x[i])
 }
