@@ -16,6 +16,10 @@ import (
 // HAMCMCSettings configures NewHAMCMC. The zero value (or nil) is HAMCMC
 // with M = 2, γ = 1, no damping, and an SGLD warm-up from theta0.
 type HAMCMCSettings struct {
+	// Temperature T makes the target π(θ)^{1/T}: the gradient is divided
+	// by T, and the L-BFGS pairs follow the tempered gradient
+	// (doc/equations.md §12.1). Zero means 1.
+	Temperature float64
 	// M is the memory size: the new sample θ_t moves θ_{t−M}, preconditioned
 	// by the M−1 curvature pairs of the last M−1 steps. Zero means 2; it
 	// must be ≥ 2 (with M = 1 the pairs would involve θ_{t−M} itself).
@@ -173,6 +177,11 @@ func NewHAMCMC(grad Gradient, theta0 []float64, src rand.Source, s *HAMCMCSettin
 	if isNil(src) {
 		return nil, errorf(ErrNil, "NewHAMCMC: nil random source")
 	}
+	temp, err := checkTemperature("NewHAMCMC", s.Temperature)
+	if err != nil {
+		return nil, err
+	}
+	grad = temperGradient(grad, temp)
 	m := s.M
 	if m == 0 {
 		m = 2

@@ -15,6 +15,11 @@ import (
 // α = 0.99, λ = 1e-5, ḡ = ∇Ũ, and Γ kept (which needs a
 // DiagHessianGradient).
 type PSGLDSettings struct {
+	// Temperature T makes the target π(θ)^{1/T}: the gradient (and the
+	// Hessian diagonal, when the gradient gives one) is divided by T, and
+	// the accumulator follows the tempered gradient (doc/equations.md
+	// §12.1). Zero means 1.
+	Temperature float64
 	// Alpha is the RMSprop decay α in [0, 1). Zero means 0.99, the value of
 	// Li et al. (2016); use Memoryless for α = 0.
 	Alpha float64
@@ -145,6 +150,11 @@ func NewPSGLD(grad Gradient, theta0 []float64, src rand.Source, s *PSGLDSettings
 	if err := checkStart("NewPSGLD", grad, theta0, src); err != nil {
 		return nil, err
 	}
+	temp, err := checkTemperature("NewPSGLD", s.Temperature)
+	if err != nil {
+		return nil, err
+	}
+	grad = temperGradient(grad, temp)
 	d := len(theta0)
 	alpha := s.Alpha
 	switch {

@@ -44,7 +44,24 @@ func temperGradient(g Gradient, t float64) Gradient {
 	if t == 1 {
 		return g
 	}
+	if h, ok := g.(DiagHessianGradient); ok {
+		return &temperedDiag{tempered: tempered{g: g, inv: 1 / t}, h: h}
+	}
 	return &tempered{g: g, inv: 1 / t}
+}
+
+// temperedDiag is tempered for a source that also gives its Hessian's
+// diagonal (pSGLD's Γ and stability check use it), divided by T too.
+type temperedDiag struct {
+	tempered
+	h DiagHessianGradient
+}
+
+// GradDiagHessian writes ∇Ũ/T and diag(∇²Ũ)/T.
+func (t *temperedDiag) GradDiagHessian(grad, hess, theta []float64) {
+	t.h.GradDiagHessian(grad, hess, theta)
+	scaleAll(grad, t.inv)
+	scaleAll(hess, t.inv)
 }
 
 func (t *tempered) Grad(dst, theta []float64) {

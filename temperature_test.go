@@ -37,31 +37,45 @@ func TestTemperatureScalesVariance(t *testing.T) {
 		name     string
 		momentum bool
 		make     func(temp float64, src rand.Source) (sgmcmc.Sampler, error)
+		// epsAt, if not nil, is the step at T that keeps the step's
+		// discretisation bias as at T = 1, for a sampler whose
+		// preconditioner adapts to the tempered gradient: pSGLD's G grows
+		// as √T (√v as 1/√T), HAMCMC's L-BFGS H as T.
+		epsAt func(T float64) float64
 	}{
 		{"SGLD", false, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
 			return sgmcmc.NewSGLD(grad, make([]float64, d), src, &sgmcmc.SGLDSettings{Temperature: T})
-		}},
+		}, nil},
 		{"SGRLD", false, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
 			return sgmcmc.NewSGRLD(grad, make([]float64, d), unit, src, &sgmcmc.SGRLDSettings{Temperature: T})
-		}},
+		}, nil},
 		{"SGHMC", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
 			return sgmcmc.NewSGHMC(grad, make([]float64, d), src, &sgmcmc.SGHMCSettings{Temperature: T})
-		}},
+		}, nil},
 		{"SGHMC-BAOAB", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
 			return sgmcmc.NewSGHMC(grad, make([]float64, d), src, &sgmcmc.SGHMCSettings{Temperature: T, Integrator: sgmcmc.BAOAB{}})
-		}},
+		}, nil},
 		{"SGNHT-BADODAB", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
 			return sgmcmc.NewSGNHT(grad, make([]float64, d), src, &sgmcmc.SGNHTSettings{Temperature: T, Integrator: sgmcmc.BADODAB{}})
-		}},
+		}, nil},
 		{"gSGRHMC", true, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
 			return sgmcmc.NewSGRHMC(grad, make([]float64, d), unit, src, &sgmcmc.SGRHMCSettings{Temperature: T})
-		}},
+		}, nil},
+		{"pSGLD", false, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewPSGLD(grad, make([]float64, d), src, &sgmcmc.PSGLDSettings{Temperature: T, V0: constVec(d, 1/T), Freeze: true})
+		}, func(T float64) float64 { return 0.05 * math.Sqrt(T) }},
+		{"HAMCMC", false, func(T float64, src rand.Source) (sgmcmc.Sampler, error) {
+			return sgmcmc.NewHAMCMC(grad, make([]float64, d), src, &sgmcmc.HAMCMCSettings{Temperature: T, Gamma: T})
+		}, func(float64) float64 { return 0.05 }},
 	}
 	for _, c := range cases {
 		var base, baseSE float64
 		for k, T := range []float64{1, 0.1, 4} {
 			eps := 0.05 * T
-			if c.momentum {
+			switch {
+			case c.epsAt != nil:
+				eps = c.epsAt(T)
+			case c.momentum:
 				eps = 0.2 * math.Sqrt(T)
 			}
 			s, err := c.make(T, rand.NewPCG(11, uint64(k)))
@@ -100,4 +114,13 @@ func ExampleSampleSettings_temperature() {
 	fmt.Printf("T = %g, sd %.1f (2 at T = 1), %d warnings\n", res.Temperature, res.Summary[0].SD, len(res.Warnings))
 	// Output:
 	// T = 0.25, sd 1.0 (2 at T = 1), 0 warnings
+}
+
+// constVec returns a vector of d copies of v.
+func constVec(d int, v float64) []float64 {
+	x := make([]float64, d)
+	for i := range x {
+		x[i] = v
+	}
+	return x
 }
