@@ -103,7 +103,9 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	wg.Wait()
 	prog.close()
 	var firstErr error
+	var moms []*chainMoments
 	for c, o := range outs {
+		moms = append(moms, o.moments)
 		res.Chains[c] = o.chain
 		res.Adapted[c] = o.adapted
 		res.GradEvals += o.evals
@@ -121,6 +123,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			}
 		}
 	}
+	res.Moments = mergeMoments(moms)
 	err = res.summarise(p.Names, s, ids, firstErr)
 	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
 	return res, err
