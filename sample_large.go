@@ -33,7 +33,7 @@ const (
 	// draws whose means give the large-d path's MCSE.
 	batchMeans = 50
 	// defaultDrawsMemory is SampleSettings.DrawsMemory's default.
-	defaultDrawsMemory = 512 << 20
+	defaultDrawsMemory = 256 << 20
 )
 
 // lowRank is the factor I + U diag(c) Uᵀ of a diagonal whitening, U d×k

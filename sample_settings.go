@@ -108,7 +108,7 @@ type SampleSettings struct {
 	// keeps the draws of the m coordinates that fit, evenly spaced
 	// (⌊i·d/m⌋, i < m; Chain.Coords lists them), and Result.Moments
 	// summarises every coordinate from running moments. Zero means
-	// 512 MiB; up to DenseMax every draw is kept.
+	// 256 MiB; up to DenseMax every draw is kept.
 	DrawsMemory int64
 }
 
