@@ -181,7 +181,7 @@ func (e *chainEnv) probe(sampling func(int) (Gradient, error), n int, w *whiteni
 		return sym{}, err
 	}
 	buf := make([]float64, d)
-	draws := probeDrawsFor(d)
+	draws := probeDrawsFor(d, dense)
 	var v sym
 	if pts == nil {
 		z := make([]float64, d)
@@ -211,8 +211,15 @@ func (e *chainEnv) probe(sampling func(int) (Gradient, error), n int, w *whiteni
 }
 
 // probeDrawsFor is the number of gradients a noise probe draws at
-// dimension d.
-func probeDrawsFor(d int) int { return min(max(probeDraws, probePerDim*d), maxProbeDraws) }
+// dimension d: on the large-d path (not dense) probeDraws, since it
+// estimates only diag V, each entry to √(2/(probeDraws − 1)) = 9 %
+// whatever d is (doc/equations.md §13.10).
+func probeDrawsFor(d int, dense bool) int {
+	if !dense {
+		return probeDraws
+	}
+	return min(max(probeDraws, probePerDim*d), maxProbeDraws)
+}
 
 // noise is what the heat check reads of a noise covariance V.
 type noise struct {
@@ -231,7 +238,7 @@ type noise struct {
 // estimate's own error.
 func noiseOf(s sym, w *whitening) noise {
 	d := s.dim()
-	nz := noise{diag: make([]float64, d), draws: probeDrawsFor(d)}
+	nz := noise{diag: make([]float64, d), draws: probeDrawsFor(d, s.m != nil)}
 	if s.m == nil {
 		for i, v := range s.v {
 			nz.diag[i] = v

@@ -449,25 +449,34 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 // the smallest curvature above the floor and the largest over the
 // windows' points hs[1:], by power iteration and eigendecomposition.
 func (e *chainEnv) curvatureDense(hs []sym) (lamMax, lamMin, spreadMax float64) {
-	lamMin = math.Inf(1)
+	cr := curvatureRange{lamMin: math.Inf(1)}
 	for k, h := range hs {
 		hm := h.m
-		lamMax = math.Max(lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, e.d, powerIters, e.rng))
+		cr.lamMax = math.Max(cr.lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, e.d, powerIters, e.rng))
 		if vals, _, ok := symEigen(hm); ok {
-			top := vals[len(vals)-1]
-			lamMax = math.Max(lamMax, top)
-			if k > 0 {
-				// The smallest curvature above the floor: directions of
-				// zero or negative curvature (hierarchical scales,
-				// mixtures, heavy tails) are not a spread a step size
-				// must span, and counting them made the spread the
-				// floor, 10¹², on most posteriors.
-				spreadMax = math.Max(spreadMax, top)
-				lamMin = math.Min(lamMin, minAbove(vals, eigFloor*top))
-			}
+			cr.add(k, vals)
 		}
 	}
-	return lamMax, lamMin, spreadMax
+	return cr.lamMax, cr.lamMin, cr.spreadMax
+}
+
+// curvatureRange gathers λ̂ over the warmup points and the curvature
+// spread over the windows' points.
+type curvatureRange struct{ lamMax, lamMin, spreadMax float64 }
+
+// add folds in the ascending eigenvalues vals of warmup point k; k = 0,
+// the Newton phase's end, counts in λ̂ only.
+func (c *curvatureRange) add(k int, vals []float64) {
+	top := vals[len(vals)-1]
+	c.lamMax = math.Max(c.lamMax, top)
+	if k > 0 {
+		// The smallest curvature above the floor: directions of zero or
+		// negative curvature (hierarchical scales, mixtures, heavy tails)
+		// are not a spread a step size must span, and counting them made
+		// the spread the floor, 10¹², on most posteriors.
+		c.spreadMax = math.Max(c.spreadMax, top)
+		c.lamMin = math.Min(c.lamMin, minAbove(vals, eigFloor*top))
+	}
 }
 
 // adaptMethod runs the method's own adaptation (WarmupAdapter) on the

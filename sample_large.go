@@ -112,24 +112,17 @@ func (e *chainEnv) withLowRank(w *whitening) *whitening {
 // Hessian-vector products in w's coordinates (the Newton end included in
 // λ̂, as on the dense path).
 func (e *chainEnv) curvatureLarge(w *whitening, hs []sym) (lamMax, lamMin, spreadMax float64) {
-	lamMin = math.Inf(1)
+	cr := curvatureRange{lamMin: math.Inf(1)}
 	a, err := w.affine(e.fixed)
 	if err != nil {
-		return 0, lamMin, 0
+		return 0, cr.lamMin, 0
 	}
 	for k, h := range hs {
-		vals, _, _ := lanczos(hvpOp(a, w.toZ(h.at)), e.d, lanczosSteps, e.rng, false)
-		if len(vals) == 0 {
-			continue
-		}
-		top := vals[len(vals)-1]
-		lamMax = math.Max(lamMax, top)
-		if k > 0 {
-			spreadMax = math.Max(spreadMax, top)
-			lamMin = math.Min(lamMin, minAbove(vals, eigFloor*top))
+		if vals, _, _ := lanczos(hvpOp(a, w.toZ(h.at)), e.d, lanczosSteps, e.rng, false); len(vals) > 0 {
+			cr.add(k, vals)
 		}
 	}
-	return lamMax, lamMin, spreadMax
+	return cr.lamMax, cr.lamMin, cr.spreadMax
 }
 
 // thetaView shows a whitened sampler's state in θ, so that Run keeps

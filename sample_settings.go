@@ -115,9 +115,11 @@ type SampleSettings struct {
 // Adapted holds the settings warmup chose for one chain. With them the
 // chain can be rebuilt by hand, bit for bit: the gradient (for a Model,
 // NewMinibatch(model, BatchSize, false, rand.NewPCG(MinibatchSeed[0],
-// MinibatchSeed[1]))), whitened by NewAffine(g, Shift, Lower, Diag); the
+// MinibatchSeed[1]))), whitened by NewAffine(g, Shift, Lower, Diag) (by
+// Adapted.Affine, which adds the low-rank factor when there is one); the
 // sampler from NewSampler on that; Run with Thin, BurnIn and the schedule
-// Constant(Eps); Affine.ToTheta maps its draws to θ.
+// Constant(Eps); Affine.ToTheta maps its draws to θ. Above DenseMax
+// Sample's chains keep θ directly, by the same ToTheta.
 type Adapted struct {
 	// Method is the method the chain ran, with its configuration.
 	Method Method
