@@ -12,7 +12,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
-// A low-rank-plus-diagonal preconditioner (doc/equations.md §13.11): the
+// A low-rank-plus-diagonal preconditioner (doc/equations.md §13.12): the
 // covariance diag(σ)(I + U diag(λ) Uᵀ)diag(σ) with U a d×k matrix of
 // orthonormal columns, held in O(kd) memory and applied in O(kd) work. It
 // appears twice: as a Diffusion of the recipe (LowRankDiag), and as the

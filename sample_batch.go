@@ -213,7 +213,7 @@ func (e *chainEnv) probe(sampling func(int) (Gradient, error), n int, w *whiteni
 // probeDrawsFor is the number of gradients a noise probe draws at
 // dimension d: on the large-d path (not dense) probeDraws, since it
 // estimates only diag V, each entry to √(2/(probeDraws − 1)) = 9 %
-// whatever d is (doc/equations.md §13.10).
+// whatever d is (doc/equations.md §13.11).
 func probeDrawsFor(d int, dense bool) int {
 	if !dense {
 		return probeDraws

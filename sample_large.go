@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// Sample above DenseMax (doc/equations.md §13.10, §13.11): after the
+// Sample above DenseMax (doc/equations.md §13.11, §13.12): after the
 // diagonal warmup, a low-rank factor from the whitened curvature's extreme
 // eigenpairs, λ̂ by the Lanczos process, and a sampling run that keeps
 // running moments of every coordinate, with batch means for their MCSE,

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The large-d path's curvature (doc/equations.md §13.10): the diagonal of
+// The large-d path's curvature (doc/equations.md §13.11): the diagonal of
 // a whitened Hessian by random probes, and its extreme eigenpairs by the
 // Lanczos process, each from Hessian-vector products (hvp) alone — O(d)
 // memory and O(d) work besides the gradients.

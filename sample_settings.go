@@ -132,7 +132,7 @@ type Adapted struct {
 	// when not nil, complete a diagonal whitening with a low-rank factor,
 	// L = diag(Diag)(I + U diag(C) Uᵀ) (NewAffineLowRank): Sample's choice
 	// above DenseMax when the whitened curvature has directions far from
-	// 1 (doc/equations.md §13.11).
+	// 1 (doc/equations.md §13.12).
 	LowRankU, LowRankC []float64
 	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 for a method
 	// without MethodRules.Momentum.

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Warmup's matrices on its two paths (doc/equations.md §13.10): up to
+// Warmup's matrices on its two paths (doc/equations.md §13.11): up to
 // SampleSettings.DenseMax dimensions a whitened Hessian, a covariance and
 // the maps between whitenings are dense d × d matrices; above it they are
 // their diagonals, d floats each, and nothing of size d × d is ever

@@ -3,7 +3,7 @@
 // license that can be found in the LICENSE file.
 
 // Command larged runs Sample with its defaults above DenseMax (issue 24,
-// doc/equations.md §13.10–§13.11) on targets with known answers: the
+// doc/equations.md §13.11–§13.12) on targets with known answers: the
 // Gaussian of internal/larged at d = 10³, 10⁴ and 10⁵ (exact posterior
 // N(x̄, Σ)) and a sparse logistic regression at d = 10⁴ against a cached
 // Metropolis-adjusted reference. Each row runs in a child process, so
