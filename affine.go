@@ -31,6 +31,11 @@ type Affine struct {
 	lower []float64 // d×d row-major lower triangle, or nil
 	diag  []float64 // d diagonal, or nil
 	th, g []float64
+	// With diag, an optional low-rank factor (NewAffineLowRank):
+	// L = diag(I + U diag(c) Uᵀ), u column-major (column j at
+	// [j·d, (j+1)·d)), kb of length k.
+	u, c, kb []float64
+	k        int
 }
 
 var _ SameBatchGradient = (*Affine)(nil)
@@ -91,6 +96,10 @@ func (a *Affine) Dim() int { return a.d }
 
 // ToTheta writes θ = Shift + L z into dst.
 func (a *Affine) ToTheta(dst, z []float64) {
+	if a.k > 0 {
+		a.lowRankTheta(dst, z)
+		return
+	}
 	if a.diag != nil {
 		for i, s := range a.shift {
 			dst[i] = s + a.diag[i]*z[i]
@@ -115,6 +124,9 @@ func (a *Affine) ToZ(dst, theta []float64) {
 		for i, v := range a.diag {
 			dst[i] /= v
 		}
+		if a.k > 0 {
+			a.lowRankSolve(dst)
+		}
 		return
 	}
 	blas64.Trsv(blas.NoTrans, a.tri(), blas64.Vector{N: a.d, Inc: 1, Data: dst})
@@ -129,6 +141,9 @@ func (a *Affine) pull(dst []float64) {
 	if a.diag != nil {
 		for i, v := range a.diag {
 			dst[i] = v * a.g[i]
+		}
+		if a.k > 0 {
+			a.lowRankMul(dst)
 		}
 		return
 	}

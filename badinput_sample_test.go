@@ -283,8 +283,10 @@ func sampleBadCases() []badCase {
 		{name: "Sample Chains = 2^20 beyond memory", run: sample(model("", 0), &SampleSettings{Chains: 1 << 20, Draws: 1 << 20}, nil), want: ErrRange, substr: "memory limit"},
 		{name: "Sample MemoryLimit too small", run: sample(model("", 0), &SampleSettings{MemoryLimit: 1024}, nil), want: ErrRange, substr: "more than the memory limit of 1.0 KiB"},
 		{name: "Sample MemoryLimit negative", run: sample(model("", 0), &SampleSettings{MemoryLimit: -1}, nil), want: ErrRange, substr: "MemoryLimit = -1"},
+		// Above DenseMax the warmup takes O(d) memory (sample_large.go);
+		// the dense path asked for explicitly at d = 10⁵ cannot fit.
 		{name: "Sample d = 10^5 dense warmup beyond memory", run: func() error {
-			_, err := Sample(bg, Problem{Gradient: func(int, rand.Source) (Gradient, error) { return GradFunc(testGrad), nil }}, make([]float64, 100000), nil, nil)
+			_, err := Sample(bg, Problem{Gradient: func(int, rand.Source) (Gradient, error) { return GradFunc(testGrad), nil }}, make([]float64, 100000), &SampleSettings{DenseMax: 100000}, nil)
 			return err
 		}, want: ErrRange, substr: "warmup's d × d matrices"},
 		// Runs that stop early.

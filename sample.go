@@ -50,6 +50,14 @@ import (
 // and burn-in from the predicted autocorrelation time. A divergence in
 // warmup halves ε; a warmup that has to shrink ε by 10¹² returns an error.
 // sample_warmup.go lists the phases and names every constant.
+//
+// Above SampleSettings.DenseMax every matrix of warmup is a vector: the
+// curvature's diagonal from random probes, λ̂ by the Lanczos process, a
+// low-rank factor of the whitening from the curvature's extreme
+// directions (Adapted.LowRankU), O(d) memory in all; and each chain keeps
+// running moments of every coordinate (Result.Moments, with MCSE by
+// batch means) and the draws that fit in SampleSettings.DrawsMemory
+// (doc/equations.md §13.11–§13.12).
 func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSettings, method Method) (*Result, error) {
 	if ctx == nil {
 		return nil, errorf(ErrNil, "Sample: nil context (use context.Background())")
@@ -103,7 +111,9 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	wg.Wait()
 	prog.close()
 	var firstErr error
+	var moms []*chainMoments
 	for c, o := range outs {
+		moms = append(moms, o.moments)
 		res.Chains[c] = o.chain
 		res.Adapted[c] = o.adapted
 		res.GradEvals += o.evals
@@ -121,6 +131,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 			}
 		}
 	}
+	res.Moments = mergeMoments(moms)
 	err = res.summarise(p.Names, s, ids, firstErr)
 	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
 	return res, err

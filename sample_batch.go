@@ -4,11 +4,7 @@
 
 package sgmcmc
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "math"
 
 // chooseBatch probes the gradient noise at the end of warmup and sets the
 // gradient estimator (a control variate or plain minibatches), the batch
@@ -20,7 +16,7 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 	if s.BatchSize > 0 {
 		n0 = s.BatchSize
 	}
-	var v0 *mat.SymDense
+	var v0 *sym
 	if e.center != nil {
 		// The control variate's noise grows as ‖θ − θ̂‖²: probe both
 		// estimators at the same points of the typical set, at the same
@@ -41,18 +37,19 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r MethodRules, s *Sampl
 			return err
 		}
 		if cvCost*e.batchFor(noiseOf(vc, w).worstQ, nc, a.Eps, r, s) < e.batchFor(noiseOf(vp, w).worstQ, nc, a.Eps, r, s) {
-			e.sampling, n0, v0 = e.cvSampling, nc, vc
+			e.sampling, n0, v0 = e.cvSampling, nc, &vc
 			a.Center, a.CenterGrad = e.center, e.cgrad
 		}
 		a.SetupPasses = e.passes
 	}
 	if v0 == nil {
-		var err error
-		if v0, err = e.probe(e.sampling, n0, w, nil); err != nil {
+		v, err := e.probe(e.sampling, n0, w, nil)
+		if err != nil {
 			return err
 		}
+		v0 = &v
 	}
-	nz := noiseOf(v0, w)
+	nz := noiseOf(*v0, w)
 	diag0, maxDiag0, worstQ, worstOff := nz.diag, nz.maxDiag, nz.worstQ, nz.worstOff
 	r1 := float64(nz.draws - 1)
 	resid0 := worstQ
@@ -172,22 +169,23 @@ func (e *chainEnv) batchFor(q float64, nc int, eps float64, r MethodRules, s *Sa
 // sampling's estimator at batch size n: from repeated draws at z = 0 when
 // pts is nil, and otherwise averaged over the points pts, an equal share
 // of the draws at each.
-func (e *chainEnv) probe(sampling func(int) (Gradient, error), n int, w *whitening, pts [][]float64) (*mat.SymDense, error) {
+func (e *chainEnv) probe(sampling func(int) (Gradient, error), n int, w *whitening, pts [][]float64) (sym, error) {
 	d := e.d
+	dense := w.lower != nil
 	g, err := sampling(max(n, 1))
 	if err != nil {
-		return nil, err
+		return sym{}, err
 	}
 	aff, err := w.affine(g)
 	if err != nil {
-		return nil, err
+		return sym{}, err
 	}
 	buf := make([]float64, d)
-	draws := probeDrawsFor(d)
-	var v *mat.SymDense
+	draws := probeDrawsFor(d, dense)
+	var v sym
 	if pts == nil {
 		z := make([]float64, d)
-		cv := newCovariance(d)
+		cv := newCovariance(d, dense)
 		for range draws {
 			aff.Grad(buf, z)
 			cv.add(buf)
@@ -195,26 +193,33 @@ func (e *chainEnv) probe(sampling func(int) (Gradient, error), n int, w *whiteni
 		v = cv.cov()
 	} else {
 		per := max(2, draws/len(pts))
-		v = mat.NewSymDense(d, nil)
+		var sum []sym
 		for _, z := range pts {
-			cv := newCovariance(d)
+			cv := newCovariance(d, dense)
 			for range per {
 				aff.Grad(buf, z)
 				cv.add(buf)
 			}
-			v.AddSym(v, cv.cov())
+			sum = append(sum, cv.cov())
 		}
-		v.ScaleSym(1/float64(len(pts)), v)
+		v = meanSym(sum)
 	}
-	if firstNonFinite(v.RawSymmetric().Data) >= 0 {
-		return nil, errorf(ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite")
+	if !v.finite() {
+		return sym{}, errorf(ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite")
 	}
 	return v, nil
 }
 
 // probeDrawsFor is the number of gradients a noise probe draws at
-// dimension d.
-func probeDrawsFor(d int) int { return min(max(probeDraws, probePerDim*d), maxProbeDraws) }
+// dimension d: on the large-d path (not dense) probeDraws, since it
+// estimates only diag V, each entry to √(2/(probeDraws − 1)) = 9 %
+// whatever d is (doc/equations.md §13.11).
+func probeDrawsFor(d int, dense bool) int {
+	if !dense {
+		return probeDraws
+	}
+	return min(max(probeDraws, probePerDim*d), maxProbeDraws)
+}
 
 // noise is what the heat check reads of a noise covariance V.
 type noise struct {
@@ -231,9 +236,18 @@ type noise struct {
 // be dominated by its sampling noise when R ≈ d). With a diagonal
 // B̂ = diag V̂ what remains along u is uᵀ(V̂ − diag V̂)u, plus the diagonal
 // estimate's own error.
-func noiseOf(v0 *mat.SymDense, w *whitening) noise {
-	d := v0.SymmetricDim()
-	nz := noise{diag: make([]float64, d), draws: probeDrawsFor(d)}
+func noiseOf(s sym, w *whitening) noise {
+	d := s.dim()
+	nz := noise{diag: make([]float64, d), draws: probeDrawsFor(d, s.m != nil)}
+	if s.m == nil {
+		for i, v := range s.v {
+			nz.diag[i] = v
+			nz.maxDiag = math.Max(nz.maxDiag, v)
+		}
+		nz.worstQ = nz.maxDiag
+		return nz
+	}
+	v0 := s.m
 	for i := range d {
 		nz.diag[i] = v0.At(i, i)
 		nz.maxDiag = math.Max(nz.maxDiag, nz.diag[i])

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 )
 
 // Phase 3b of warmup (sample_warmup.go lists the phases): the centre of
@@ -45,7 +44,7 @@ const (
 // converged). A search that does not converge keeps its best
 // point: the control variate is unbiased wherever it is centred, and the
 // noise probe decides whether it is worth using.
-func (e *chainEnv) centre(w *whitening, hs []*mat.SymDense) error {
+func (e *chainEnv) centre(w *whitening, hs []sym) error {
 	d := e.d
 	e.centred = false
 	inv, ok := meanInverse(hs)
@@ -92,7 +91,7 @@ func (e *chainEnv) centre(w *whitening, hs []*mat.SymDense) error {
 		if math.IsInf(bestNorm, 1) {
 			return nil // not finite at the warmup's end: plain minibatches
 		}
-		mulSym(step, inv, bestG)
+		inv.mulVec(step, bestG)
 		if scale*floats.Norm(step, 2) <= centreTol {
 			e.centred = true
 			break

@@ -15,6 +15,7 @@ import (
 // chainOut is one chain's share of a Result.
 type chainOut struct {
 	chain            *Chain
+	moments          *chainMoments // above DenseMax
 	adapted          Adapted
 	evals, warmEvals int64
 	warnings         []string
@@ -279,7 +280,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 			// Start the windows at the mode, inside the posterior, not
 			// where the Newton phase stopped (on the fixed batch's
 			// posterior, or on a shoulder).
-			w = &whitening{shift: append([]float64(nil), e.center...), lower: w.lower, diag: w.diag}
+			w = w.moved(append([]float64(nil), e.center...))
 		}
 	}
 	// Phase 2: Langevin windows.
@@ -306,6 +307,11 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 			return out, err
 		}
 	}
+	if !dense {
+		// The large-d path's low-rank factor, from the curvature where
+		// the windows ended (sample_large.go).
+		w = e.withLowRank(w)
+	}
 	a := &out.adapted
 	a.Shift = w.shift
 	if w.lower != nil {
@@ -317,8 +323,12 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	} else {
 		a.Diag = w.diag
 	}
+	if w.lr != nil {
+		a.LowRankU, a.LowRankC = w.lr.u, w.lr.c
+	}
 	// Phase 3: λ̂ and the curvature spread over the warmup points, by power
-	// iteration on the whitened Hessians.
+	// iteration on the whitened Hessians (dense), or by Lanczos on
+	// Hessian-vector products (above DenseMax, sample_large.go).
 	// The spread is judged on the windows' points, inside the typical set;
 	// λ̂ on every point, the Newton phase's end included (leaving it out
 	// made the funnel's step diverge: its curvature is the stiffest the
@@ -327,23 +337,11 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	lamMax, lamMin, spreadMax := 0.0, math.Inf(1), 0.0
-	for k, h := range hs {
-		hm := h
-		lamMax = math.Max(lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, d, powerIters, e.rng))
-		if vals, _, ok := symEigen(h); ok {
-			top := vals[len(vals)-1]
-			lamMax = math.Max(lamMax, top)
-			if k > 0 {
-				// The smallest curvature above the floor: directions of
-				// zero or negative curvature (hierarchical scales,
-				// mixtures, heavy tails) are not a spread a step size
-				// must span, and counting them made the spread the
-				// floor, 10¹², on most posteriors.
-				spreadMax = math.Max(spreadMax, top)
-				lamMin = math.Min(lamMin, minAbove(vals, eigFloor*top))
-			}
-		}
+	var lamMax, lamMin, spreadMax float64
+	if dense {
+		lamMax, lamMin, spreadMax = e.curvatureDense(hs)
+	} else {
+		lamMax, lamMin, spreadMax = e.curvatureLarge(w, hs)
 	}
 	if !(lamMax > 0) || math.IsInf(lamMax, 0) {
 		return out, errorf(ErrNonFinite, "Sample: warmup: no positive curvature found (λ̂ = %v)", lamMax)
@@ -380,7 +378,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err != nil {
 		return out, err
 	}
-	aff, err := NewAffine(g, a.Shift, a.Lower, a.Diag)
+	aff, err := a.Affine(g)
 	if err != nil {
 		return out, err
 	}
@@ -405,7 +403,20 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	phase, e.warm = "sampling", false
 	cb := prog.sampling(slot, a.BurnIn+s.Draws*thin, s.Callback)
-	zc, runErr := Run(ctx, smp, RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: cb})
+	ro := RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: cb}
+	var zc *Chain
+	var runErr error
+	if dense {
+		zc, runErr = Run(ctx, smp, ro)
+	} else {
+		// Draws in θ, of the coordinates DrawsMemory allows, and the
+		// moments of all (sample_large.go).
+		k := s.Chains
+		if s.ChainIDs != nil {
+			k = len(s.ChainIDs)
+		}
+		zc, out.moments, runErr = runLarge(ctx, smp, aff, ro, keptCoords(d, k, s.Draws, s.DrawsMemory))
+	}
 	out.evals = e.count
 	if zc != nil {
 		prog.ran(slot, zc.Steps)
@@ -429,9 +440,46 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 			What: fmt.Sprintf("%s — but warmup measured gradient noise at batch size %d putting %.3g times the sampler's own diffusion into each step (excess temperature %.3g%%), the likelier cause: raise BatchSize (or leave it 0 for Sample to choose)", se.What, a.BatchSize, a.NoiseScale, 100*a.Heat)}
 	}
 	if zc != nil {
-		out.chain = a.toTheta(zc)
+		out.chain = zc
+		if dense {
+			out.chain = a.toTheta(zc)
+		}
 	}
 	return out, runErr
+}
+
+// curvatureDense returns λ̂ over the dense path's warmup points hs, and
+// the smallest curvature above the floor and the largest over the
+// windows' points hs[1:], by power iteration and eigendecomposition.
+func (e *chainEnv) curvatureDense(hs []sym) (lamMax, lamMin, spreadMax float64) {
+	cr := curvatureRange{lamMin: math.Inf(1)}
+	for k, h := range hs {
+		hm := h.m
+		cr.lamMax = math.Max(cr.lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, e.d, powerIters, e.rng))
+		if vals, _, ok := symEigen(hm); ok {
+			cr.add(k, vals)
+		}
+	}
+	return cr.lamMax, cr.lamMin, cr.spreadMax
+}
+
+// curvatureRange gathers λ̂ over the warmup points and the curvature
+// spread over the windows' points.
+type curvatureRange struct{ lamMax, lamMin, spreadMax float64 }
+
+// add folds in the ascending eigenvalues vals of warmup point k; k = 0,
+// the Newton phase's end, counts in λ̂ only.
+func (c *curvatureRange) add(k int, vals []float64) {
+	top := vals[len(vals)-1]
+	c.lamMax = math.Max(c.lamMax, top)
+	if k > 0 {
+		// The smallest curvature above the floor: directions of zero or
+		// negative curvature (hierarchical scales, mixtures, heavy tails)
+		// are not a spread a step size must span, and counting them made
+		// the spread the floor, 10¹², on most posteriors.
+		c.spreadMax = math.Max(c.spreadMax, top)
+		c.lamMin = math.Min(c.lamMin, minAbove(vals, eigFloor*top))
+	}
 }
 
 // adaptMethod runs the method's own adaptation (WarmupAdapter) on the
@@ -450,7 +498,7 @@ func (e *chainEnv) adaptMethod(wa WarmupAdapter, a *Adapted, w *whitening) error
 
 // toTheta maps a chain of z draws to θ.
 func (a *Adapted) toTheta(zc *Chain) *Chain {
-	aff, _ := NewAffine(GradFunc(func([]float64, []float64) {}), a.Shift, a.Lower, a.Diag)
+	aff, _ := a.Affine(GradFunc(func([]float64, []float64) {}))
 	c := &Chain{Dim: zc.Dim, Draws: make([]float64, len(zc.Draws)), Eps: zc.Eps, Steps: zc.Steps, Divergent: zc.Divergent, Divergences: zc.Divergences}
 	for i := range zc.Len() {
 		aff.ToTheta(c.At(i), zc.At(i))

@@ -143,16 +143,26 @@ func regularisedInverse(a mat.Symmetric, floor float64) (*mat.SymDense, []float6
 }
 
 // covariance accumulates the mean and covariance of vectors (Welford's
-// algorithm, stable for draws far from the origin).
+// algorithm, stable for draws far from the origin): all of it (m2), or on
+// the large-d path only its diagonal (v2).
 type covariance struct {
 	n    int
 	mean []float64
 	m2   *mat.SymDense
+	v2   []float64
 	dx   []float64
 }
 
-func newCovariance(d int) *covariance {
-	return &covariance{mean: make([]float64, d), m2: mat.NewSymDense(d, nil), dx: make([]float64, d)}
+// newCovariance returns an empty accumulator of dimension d, dense or
+// diagonal.
+func newCovariance(d int, dense bool) *covariance {
+	c := &covariance{mean: make([]float64, d), dx: make([]float64, d)}
+	if dense {
+		c.m2 = mat.NewSymDense(d, nil)
+	} else {
+		c.v2 = make([]float64, d)
+	}
+	return c
 }
 
 func (c *covariance) add(x []float64) {
@@ -160,6 +170,12 @@ func (c *covariance) add(x []float64) {
 	for i, v := range x {
 		c.dx[i] = v - c.mean[i]
 		c.mean[i] += c.dx[i] / float64(c.n)
+	}
+	if c.v2 != nil {
+		for i, a := range c.dx {
+			c.v2[i] += a * (x[i] - c.mean[i])
+		}
+		return
 	}
 	d := len(x)
 	raw := c.m2.RawSymmetric()
@@ -172,12 +188,21 @@ func (c *covariance) add(x []float64) {
 }
 
 // cov returns the sample covariance (divisor n − 1).
-func (c *covariance) cov() *mat.SymDense {
+func (c *covariance) cov() sym {
 	d := len(c.mean)
+	if c.v2 != nil {
+		v := make([]float64, d)
+		if c.n >= 2 {
+			for i, s := range c.v2 {
+				v[i] = s / float64(c.n-1)
+			}
+		}
+		return sym{v: v}
+	}
 	s := mat.NewSymDense(d, nil)
 	if c.n < 2 {
-		return s
+		return sym{m: s}
 	}
 	s.ScaleSym(1/float64(c.n-1), c.m2)
-	return s
+	return sym{m: s}
 }

@@ -103,14 +103,23 @@ type SampleSettings struct {
 	// (doc/equations.md §12.1). Zero means 1, the posterior itself, bit
 	// for bit; it must be positive and finite.
 	Temperature float64
+	// DrawsMemory is the memory, in bytes, for the draws all chains keep
+	// above DenseMax. When Chains × Draws × d floats exceed it, each chain
+	// keeps the draws of the m coordinates that fit, evenly spaced
+	// (⌊i·d/m⌋, i < m; Chain.Coords lists them), and Result.Moments
+	// summarises every coordinate from running moments. Zero means
+	// 256 MiB; up to DenseMax every draw is kept.
+	DrawsMemory int64
 }
 
 // Adapted holds the settings warmup chose for one chain. With them the
 // chain can be rebuilt by hand, bit for bit: the gradient (for a Model,
 // NewMinibatch(model, BatchSize, false, rand.NewPCG(MinibatchSeed[0],
-// MinibatchSeed[1]))), whitened by NewAffine(g, Shift, Lower, Diag); the
+// MinibatchSeed[1]))), whitened by NewAffine(g, Shift, Lower, Diag) (by
+// Adapted.Affine, which adds the low-rank factor when there is one); the
 // sampler from NewSampler on that; Run with Thin, BurnIn and the schedule
-// Constant(Eps); Affine.ToTheta maps its draws to θ.
+// Constant(Eps); Affine.ToTheta maps its draws to θ. Above DenseMax
+// Sample's chains keep θ directly, by the same ToTheta.
 type Adapted struct {
 	// Method is the method the chain ran, with its configuration.
 	Method Method
@@ -119,6 +128,12 @@ type Adapted struct {
 	// Shift and Lower (d×d, row-major, lower-triangular) or Diag define
 	// the whitening θ = Shift + L z; L Lᵀ is the preconditioner.
 	Shift, Lower, Diag []float64
+	// LowRankU (d×k, row-major, orthonormal columns) and LowRankC (k),
+	// when not nil, complete a diagonal whitening with a low-rank factor,
+	// L = diag(Diag)(I + U diag(C) Uᵀ) (NewAffineLowRank): Sample's choice
+	// above DenseMax when the whitened curvature has directions far from
+	// 1 (doc/equations.md §13.12).
+	LowRankU, LowRankC []float64
 	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 for a method
 	// without MethodRules.Momentum.
 	Friction float64
@@ -158,6 +173,16 @@ type Adapted struct {
 	// SetupPasses is the number of full passes over the data this chain's
 	// warmup made to find Center.
 	SetupPasses int
+}
+
+// Affine returns the chain's whitening of g: NewAffine(g, Shift, Lower,
+// Diag), or NewAffineLowRank(g, Shift, Diag, LowRankU, LowRankC) when the
+// chain has a low-rank factor.
+func (a *Adapted) Affine(g Gradient) (*Affine, error) {
+	if a.LowRankC != nil {
+		return NewAffineLowRank(g, a.Shift, a.Diag, a.LowRankU, a.LowRankC)
+	}
+	return NewAffine(g, a.Shift, a.Lower, a.Diag)
 }
 
 // NewGradient rebuilds the chain's sampling gradient on m, in θ: a
@@ -219,6 +244,11 @@ type Result struct {
 	// centre and its full gradient there (Adapted.SetupPasses per chain).
 	// They are not counted in GradEvals.
 	SetupPasses int
+	// Moments summarises every coordinate from the chains' running
+	// moments above DenseMax, where the chains may keep the draws of only
+	// some coordinates (SampleSettings.DrawsMemory; Summary then covers
+	// those); nil up to DenseMax.
+	Moments *SampleMoments
 }
 
 // sampleDefaults validates Sample's arguments and fills in the defaults.
@@ -262,8 +292,8 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 			seen[n] = true
 		}
 	}
-	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 || s.MemoryLimit < 0 {
-		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d, MemoryLimit = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax, s.MemoryLimit)
+	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 || s.MemoryLimit < 0 || s.DrawsMemory < 0 {
+		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d, MemoryLimit = %d, DrawsMemory = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax, s.MemoryLimit, s.DrawsMemory)
 	}
 	if s.Chains > maxChains || s.Draws > maxChainFloats {
 		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d: want at most %d chains and %d draws", s.Chains, s.Draws, maxChains, maxChainFloats)
@@ -302,6 +332,9 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 	}
 	if s.StartScale == 0 {
 		s.StartScale = 1
+	}
+	if s.DrawsMemory == 0 {
+		s.DrawsMemory = defaultDrawsMemory
 	}
 	return &s, nil
 }

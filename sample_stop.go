@@ -73,6 +73,18 @@ func (r *Result) summarise(names []string, s *SampleSettings, ids []int, runErr 
 			cut[k] = &Chain{Dim: ch.Dim, Draws: ch.Draws[:n*ch.Dim], Eps: ch.Eps[:n]}
 		}
 	}
+	if cs := use[0].Coords; cs != nil {
+		// The chains keep some coordinates' draws (DrawsMemory): the
+		// summary covers those, by their own names.
+		sub := make([]string, len(cs))
+		for k, j := range cs {
+			sub[k] = fmt.Sprintf("theta.%d", j+1)
+			if names != nil {
+				sub[k] = names[j]
+			}
+		}
+		names = sub
+	}
 	t, err := diagnostics.NewTable(names, cut)
 	if err != nil {
 		if runErr != nil {
@@ -82,6 +94,9 @@ func (r *Result) summarise(names []string, s *SampleSettings, ids []int, runErr 
 	}
 	r.Summary = t
 	r.Warnings = append(r.Warnings, sampleWarnings(r, s, len(use))...)
+	if r.Moments != nil && use[0].Coords != nil {
+		r.Warnings = append(r.Warnings, momentWarnings(r.Moments, len(use))...)
+	}
 	return runErr
 }
 
@@ -97,23 +112,41 @@ func stopCause(zc *Chain, want, burnIn int) error {
 	return errorf(ErrStop, "stopped by the callback at step %d, after %d of %d draws", zc.Steps, zc.Len(), want)
 }
 
-// warmupMatrices is about the largest number of d × d matrices one chain's
-// warmup holds at once (Hessians of the Newton and window points, their
-// eigenvectors, the whitening, its transitions and the covariance).
-const warmupMatrices = 12
+// warmupMatrices is about the largest number of d × d matrices one
+// chain's dense warmup holds at once, and warmupVectors the largest number
+// of d-vectors one chain's large-d warmup holds (the Lanczos basis of
+// lowRankSteps vectors and a few dozen more).
+const (
+	warmupMatrices = 12
+	warmupVectors  = lowRankSteps + 40
+)
 
 // checkSampleMemory compares what a Sample run will hold at its peak —
-// every chain's draws, in z and in θ, and the warmup matrices of the
-// chains running at once — with the memory limit.
+// the draws of every chain and the warmup of the chains running at once —
+// with the memory limit. Up to DenseMax a chain keeps d-vectors of θ and
+// z per draw and its warmup d × d matrices; above it, the draws
+// DrawsMemory allows, running moments and batch means (batchMeans + 4
+// d-vectors per chain) and warmupVectors d-vectors.
 func checkSampleMemory(d int, s *SampleSettings) error {
 	k := s.Chains
 	if s.ChainIDs != nil {
 		k = len(s.ChainIDs)
 	}
-	draws := floatBytes(k, s.Draws, 2*d+3)
-	warm := floatBytes(min(k, runtime.GOMAXPROCS(0)), warmupMatrices, d, d)
-	return checkMemory("Sample", fmt.Sprintf("%d chains × %d draws × %d parameters (%s) and warmup's d × d matrices (%s)",
-		k, s.Draws, d, byteSize(draws), byteSize(warm)), draws+warm, s.MemoryLimit)
+	running := min(k, runtime.GOMAXPROCS(0))
+	if d <= s.DenseMax {
+		draws := floatBytes(k, s.Draws, 2*d+3)
+		warm := floatBytes(running, warmupMatrices, d, d)
+		return checkMemory("Sample", fmt.Sprintf("%d chains × %d draws × %d parameters (%s) and warmup's d × d matrices (%s; DenseMax = %d)",
+			k, s.Draws, d, byteSize(draws), byteSize(warm), s.DenseMax), draws+warm, s.MemoryLimit)
+	}
+	w := d
+	if cs := keptCoords(d, k, s.Draws, s.DrawsMemory); cs != nil {
+		w = len(cs)
+	}
+	draws := floatBytes(k, s.Draws, w+3) + floatBytes(k, batchMeans+4, d)
+	warm := floatBytes(running, warmupVectors, d)
+	return checkMemory("Sample", fmt.Sprintf("%d chains × %d draws of %d of the %d parameters with their moments (%s) and warmup's vectors (%s)",
+		k, s.Draws, w, d, byteSize(draws), byteSize(warm)), draws+warm, s.MemoryLimit)
 }
 
 // defaultMaxGradEvals is SampleSettings.MaxGradEvals's default: per chain,

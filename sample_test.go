@@ -161,7 +161,7 @@ func TestCovarianceWelford(t *testing.T) {
 	ch.Factorize(want)
 	var l mat.TriDense
 	ch.LTo(&l)
-	c := newCovariance(3)
+	c := newCovariance(3, true)
 	const n = 200000
 	x := make([]float64, 3)
 	for range n {
@@ -174,7 +174,7 @@ func TestCovarianceWelford(t *testing.T) {
 		}
 		c.add(x)
 	}
-	got := c.cov()
+	got := c.cov().m
 	for i := range 3 {
 		for j := range 3 {
 			// sd of a sample covariance ≈ sqrt((Σ_ii Σ_jj + Σ_ij²)/n).

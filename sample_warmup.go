@@ -41,7 +41,10 @@ import (
 //
 // The numerical pieces (finite-difference Hessians, power iteration,
 // covariance) are in sample_curvature.go; each Method's own rules in its
-// sample_method_*.go file.
+// sample_method_*.go file. Above DenseMax the same phases run on vectors
+// (sample_sym.go): diagonal curvature by random probes and λ̂ by Lanczos
+// (sample_probe.go), then a low-rank factor and a sampling run that keeps
+// moments (sample_large.go), doc/equations.md §13.11–§13.12.
 const (
 	// Phase 0: gradient sources. The fixed batch has
 	// min(N, max(fixedBatchPerDim·d, fixedBatchMin)) items, drawn with the
@@ -146,11 +149,14 @@ const (
 	// flag those runs (the funnel included).
 )
 
-// whitening is θ = shift + L z with a dense lower-triangular or diagonal L.
+// whitening is θ = shift + L z with a dense lower-triangular or diagonal
+// L; on the large-d path the diagonal may carry a low-rank factor,
+// L = diag(σ)(I + U diag(c) Uᵀ) (lowrank.go).
 type whitening struct {
 	shift []float64
 	lower *mat.TriDense // nil when diagonal
 	diag  []float64
+	lr    *lowRank // nil unless diagonal with a low-rank factor
 }
 
 func (w *whitening) affine(g Gradient) (*Affine, error) {
@@ -163,17 +169,25 @@ func (w *whitening) affine(g Gradient) (*Affine, error) {
 		}
 		return NewAffine(g, w.shift, l, nil)
 	}
+	if w.lr != nil {
+		return NewAffineLowRank(g, w.shift, w.diag, w.lr.u, w.lr.c)
+	}
 	return NewAffine(g, w.shift, nil, w.diag)
+}
+
+// moved returns w re-centred at shift, with the same L.
+func (w *whitening) moved(shift []float64) *whitening {
+	return &whitening{shift: shift, lower: w.lower, diag: w.diag, lr: w.lr}
 }
 
 // fromCov returns the whitening of covariance p (dense: its Cholesky
 // factor; diagonal: square roots of its diagonal) centred at shift.
-func fromCov(shift []float64, p *mat.SymDense, dense bool) (*whitening, error) {
+func fromCov(shift []float64, p sym) (*whitening, error) {
 	w := &whitening{shift: append([]float64(nil), shift...)}
 	d := len(shift)
-	if dense {
+	if p.m != nil {
 		var ch mat.Cholesky
-		if !ch.Factorize(p) {
+		if !ch.Factorize(p.m) {
 			return nil, fmt.Errorf("preconditioner not positive definite")
 		}
 		var l mat.TriDense
@@ -183,7 +197,10 @@ func fromCov(shift []float64, p *mat.SymDense, dense bool) (*whitening, error) {
 	}
 	w.diag = make([]float64, d)
 	for i := range d {
-		w.diag[i] = math.Sqrt(p.At(i, i))
+		w.diag[i] = math.Sqrt(p.v[i])
+		if !(w.diag[i] > 0) || math.IsInf(w.diag[i], 0) {
+			return nil, fmt.Errorf("preconditioner not positive definite (variance %v of θ_%d)", p.v[i], i)
+		}
 	}
 	return w, nil
 }
@@ -192,18 +209,17 @@ func fromCov(shift []float64, p *mat.SymDense, dense bool) (*whitening, error) {
 func (w *whitening) toZ(theta []float64) []float64 {
 	d := len(theta)
 	z := make([]float64, d)
+	if w.lower == nil {
+		a, _ := w.affine(GradFunc(func([]float64, []float64) {}))
+		a.ToZ(z, theta)
+		return z
+	}
 	for i := range z {
 		z[i] = theta[i] - w.shift[i]
 	}
-	if w.lower != nil {
-		zv := mat.NewVecDense(d, z)
-		if err := zv.SolveVec(w.lower, zv); err != nil {
-			return make([]float64, d) // singular L: take the shift
-		}
-		return z
-	}
-	for i, v := range w.diag {
-		z[i] /= v
+	zv := mat.NewVecDense(d, z)
+	if err := zv.SolveVec(w.lower, zv); err != nil {
+		return make([]float64, d) // singular L: take the shift
 	}
 	return z
 }
@@ -216,9 +232,17 @@ func (w *whitening) toTheta(z []float64) []float64 {
 	return th
 }
 
-// cov returns L Lᵀ scaled by the whitened covariance a: L a Lᵀ.
-func (w *whitening) thetaCov(a mat.Symmetric) *mat.SymDense {
+// thetaCov returns the whitened covariance a in θ: L a Lᵀ (before any
+// low-rank factor is added).
+func (w *whitening) thetaCov(a sym) sym {
 	d := len(w.shift)
+	if a.m == nil {
+		out := make([]float64, d)
+		for i, v := range w.diag {
+			out[i] = v * a.v[i] * v
+		}
+		return sym{v: out}
+	}
 	l := mat.NewDense(d, d, nil)
 	if w.lower != nil {
 		l.Copy(w.lower)
@@ -228,7 +252,7 @@ func (w *whitening) thetaCov(a mat.Symmetric) *mat.SymDense {
 		}
 	}
 	var t mat.Dense
-	t.Mul(l, a)
+	t.Mul(l, a.m)
 	var out mat.Dense
 	out.Mul(&t, l.T())
 	s := mat.NewSymDense(d, nil)
@@ -237,7 +261,7 @@ func (w *whitening) thetaCov(a mat.Symmetric) *mat.SymDense {
 			s.SetSym(i, j, 0.5*(out.At(i, j)+out.At(j, i)))
 		}
 	}
-	return s
+	return sym{m: s}
 }
 
 // whitenedGrad returns the fixed-batch gradient in the coordinates of w at
@@ -256,37 +280,27 @@ func (e *chainEnv) whitenedGrad(w *whitening) ([]float64, error) {
 }
 
 // whitenedHessian returns the Hessian of the fixed-batch gradient in the
-// coordinates of w at z = 0, and that gradient.
-func (e *chainEnv) whitenedHessian(w *whitening, dense bool) (*mat.SymDense, []float64, error) {
+// coordinates of w at z = 0 — dense, or on the large-d path its diagonal
+// by random probes (diagProbe) — and that gradient.
+func (e *chainEnv) whitenedHessian(w *whitening, dense bool) (sym, []float64, error) {
 	a, err := w.affine(e.fixed)
 	if err != nil {
-		return nil, nil, err
+		return sym{}, nil, err
 	}
 	z := make([]float64, e.d)
 	g := make([]float64, e.d)
 	a.Grad(g, z)
 	if firstNonFinite(g) >= 0 {
-		return nil, nil, e.fault(w, "the whitened gradient")
+		return sym{}, nil, e.fault(w, "the whitened gradient")
 	}
+	var h sym
 	if dense {
-		h := hessian(a, z, fdStep)
-		if firstNonFinite(h.RawSymmetric().Data) >= 0 {
-			return nil, nil, e.fault(w, "the curvature (finite differences of the gradient)")
-		}
-		return h, g, nil
+		h = sym{m: hessian(a, z, fdStep)}
+	} else {
+		h = sym{v: diagProbe(a, z, diagProbes, e.rng), at: append([]float64(nil), w.shift...)}
 	}
-	h := mat.NewSymDense(e.d, nil)
-	col := make([]float64, e.d)
-	v := make([]float64, e.d)
-	buf := make([]float64, 2*e.d)
-	for j := range e.d {
-		clear(v)
-		v[j] = 1
-		hvp(col, a, z, v, fdStep, buf)
-		h.SetSym(j, j, col[j])
-	}
-	if firstNonFinite(h.RawSymmetric().Data) >= 0 {
-		return nil, nil, e.fault(w, "the curvature (finite differences of the gradient)")
+	if !h.finite() {
+		return sym{}, nil, e.fault(w, "the curvature (finite differences of the gradient)")
 	}
 	return h, g, nil
 }
@@ -300,7 +314,7 @@ func mulSym(dst []float64, a *mat.SymDense, v []float64) {
 // newton moves from start to the typical set by trust-region Newton steps
 // on the fixed batch, and returns the whitening of the last Hessian and
 // that Hessian (identity in its own coordinates).
-func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDense, error) {
+func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []sym, error) {
 	d := e.d
 	w := &whitening{shift: append([]float64(nil), start...)}
 	if dense {
@@ -315,11 +329,11 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		}
 	}
 	radius := newtonRadius*math.Sqrt(float64(d)) + newtonRadius
-	var h, hcur *mat.SymDense // hcur: the curvature carried over, in w's coordinates
+	var h, hcur sym // hcur: the curvature carried over, in w's coordinates
 	var g []float64
 	for it := 0; it < newtonIters; it++ {
 		var err error
-		if hcur == nil {
+		if hcur.dim() == 0 {
 			h, g, err = e.whitenedHessian(w, dense)
 		} else {
 			h = hcur
@@ -328,28 +342,28 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		if err != nil {
 			return nil, nil, err
 		}
-		inv, _, ok := regularisedInverse(h, eigFloor)
+		inv, ok := h.inverse(eigFloor)
 		if !ok {
 			return nil, nil, e.fault(w, "the curvature")
 		}
 		// Re-whiten at this point by the regularised curvature.
-		nw, err := fromCov(w.shift, w.thetaCov(inv), dense)
+		nw, err := fromCov(w.shift, w.thetaCov(inv))
 		if err != nil {
 			return nil, nil, errorf(nil, "Sample: warmup: %w", err)
 		}
 		t := transition(w, nw)
 		// The Newton step in the old coordinates: δz = −A⁻¹g.
 		dz := make([]float64, d)
-		mulSym(dz, inv, g)
+		inv.mulVec(dz, g)
 		q := floats.Dot(dz, g) // Newton decrement², ≈ d in the typical set
 		if q <= newtonTypical*float64(d) {
-			if hcur != nil { // measure the curvature where the search ends
+			if hcur.dim() != 0 { // measure the curvature where the search ends
 				h, _, err = e.whitenedHessian(w, dense)
 				if err != nil {
 					return nil, nil, err
 				}
 			}
-			return nw, []*mat.SymDense{reexpress(h, t)}, nil
+			return nw, []sym{reexpress(h, t)}, nil
 		}
 		scale := math.Min(1, radius/math.Sqrt(q))
 		floats.Scale(-scale, dz)
@@ -365,7 +379,7 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 		gn := make([]float64, d)
 		ag.Grad(gn, dz)
 		tmp := make([]float64, d)
-		mulSym(tmp, inv, gn)
+		inv.mulVec(tmp, gn)
 		qn := floats.Dot(tmp, gn)
 		// The step must also lower the potential by a share of what the
 		// quadratic model predicts, s·q − s²q/2: a shrinking decrement
@@ -391,7 +405,7 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 			hcur = reexpress(h, t)
 		case finite && lower:
 			nw.shift = next
-			hcur = nil
+			hcur = sym{}
 		default:
 			radius = scale * math.Sqrt(q) / newtonGrow
 			if radius < minRadius {
@@ -404,7 +418,7 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 				if err != nil {
 					return nil, nil, err
 				}
-				return w, []*mat.SymDense{h}, nil
+				return w, []sym{h}, nil
 			}
 			hcur = reexpress(h, t) // same point, same curvature
 		}
@@ -414,12 +428,11 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []*mat.SymDe
 	if err != nil {
 		return nil, nil, err
 	}
-	return w, []*mat.SymDense{h}, nil
+	return w, []sym{h}, nil
 }
 
-// reexpress returns Tᵀ A T, a whitened Hessian A in the coordinates
-// reached by T = L_old⁻¹ L_new.
-func reexpress(h *mat.SymDense, t *mat.Dense) *mat.SymDense {
+// reexpressDense returns Tᵀ A T for dense A and T.
+func reexpressDense(h *mat.SymDense, t *mat.Dense) *mat.SymDense {
 	d := h.SymmetricDim()
 	var m1, m2 mat.Dense
 	m1.Mul(t.T(), h)
@@ -435,33 +448,27 @@ func reexpress(h *mat.SymDense, t *mat.Dense) *mat.SymDense {
 
 // meanInverse returns the regularised inverse of the mean of the
 // Hessians hs (all in the same coordinates), or false if it has none.
-func meanInverse(hs []*mat.SymDense) (*mat.SymDense, bool) {
-	avg := mat.NewSymDense(hs[0].SymmetricDim(), nil)
-	for _, h := range hs {
-		avg.AddSym(avg, h)
-	}
-	avg.ScaleSym(1/float64(len(hs)), avg)
-	inv, _, ok := regularisedInverse(avg, eigFloor)
-	return inv, ok
+func meanInverse(hs []sym) (sym, bool) {
+	return meanSym(hs).inverse(eigFloor)
 }
 
-// transition returns L_old⁻¹ L_new.
-func transition(old, nw *whitening) *mat.Dense {
+// transition returns L_old⁻¹ L_new (neither with a low-rank factor).
+func transition(old, nw *whitening) transform {
 	d := len(old.shift)
+	if nw.lower == nil {
+		t := make([]float64, d)
+		for i := range d {
+			t[i] = nw.diag[i] / old.diag[i]
+		}
+		return transform{v: t}
+	}
 	ln := mat.NewDense(d, d, nil)
 	lo := mat.NewDense(d, d, nil)
-	if nw.lower != nil {
-		ln.Copy(nw.lower)
-		lo.Copy(old.lower)
-	} else {
-		for i := range d {
-			ln.Set(i, i, nw.diag[i])
-			lo.Set(i, i, old.diag[i])
-		}
-	}
+	ln.Copy(nw.lower)
+	lo.Copy(old.lower)
 	var t mat.Dense
 	if err := t.Solve(lo, ln); err != nil {
 		t.Copy(ln)
 	}
-	return &t
+	return transform{m: &t}
 }

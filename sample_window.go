@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 )
 
 // Phase 2 of warmup (sample_warmup.go lists the phases): three windows of
@@ -51,7 +50,7 @@ const (
 // windows runs three windows of whitened Langevin steps, measures the
 // curvature at the end of each but the first, and blends the last
 // window's covariance into the averaged curvature.
-func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*whitening, []*mat.SymDense, error) {
+func (e *chainEnv) windows(w *whitening, hs []sym, dense bool) (*whitening, []sym, error) {
 	d := e.d
 	eps := windowEps
 	// The last window in windowParts parts, with the curvature measured
@@ -62,7 +61,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 		lens = append(lens, windowLast/windowParts)
 	}
 	newton := len(hs) // the Newton phase's Hessians come first
-	cv := newCovariance(d)
+	cv := newCovariance(d, dense)
 	var neff float64
 	for k, n := range lens {
 		wg := e.fixed
@@ -93,7 +92,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 		// Re-centre at the window's end and, after the first (which only
 		// moves into the typical set), measure the curvature there, in the
 		// Newton phase's last coordinates.
-		w = &whitening{shift: w.toTheta(z), lower: w.lower, diag: w.diag}
+		w = w.moved(w.toTheta(z))
 		if k == 0 {
 			continue
 		}
@@ -113,21 +112,9 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	}
 	pc := w.thetaCov(inv)
 	wt := neff / (neff + blendPerDim*float64(d))
-	sc := cv.cov()
-	if !dense {
-		for i := range d {
-			for j := i + 1; j < d; j++ {
-				sc.SetSym(i, j, 0)
-			}
-		}
-	}
-	blend := mat.NewSymDense(d, nil)
-	blend.ScaleSym(1-wt, pc)
-	sc.ScaleSym(wt, sc)
-	blend.AddSym(blend, sc)
-	nw, err := fromCov(w.shift, blend, dense)
+	nw, err := fromCov(w.shift, blendSym(pc, cv.cov(), wt))
 	if err != nil {
-		nw, err = fromCov(w.shift, pc, dense)
+		nw, err = fromCov(w.shift, pc)
 		if err != nil {
 			return nil, nil, errorf(nil, "Sample: warmup: %w", err)
 		}
@@ -135,7 +122,7 @@ func (e *chainEnv) windows(w *whitening, hs []*mat.SymDense, dense bool) (*white
 	// Express the warmup Hessians in the new coordinates: A' = Tᵀ A T with
 	// T = L_old⁻¹ L_new.
 	t := transition(w, nw)
-	out := make([]*mat.SymDense, len(hs))
+	out := make([]sym, len(hs))
 	for k, h := range hs {
 		out[k] = reexpress(h, t)
 	}
@@ -239,7 +226,7 @@ func (e *chainEnv) langevinWindow(a *Affine, n int, eps *float64, cv *covariance
 				return nil, 0, err
 			}
 			if cv != nil {
-				*cv = *newCovariance(d)
+				*cv = *newCovariance(d, cv.m2 != nil)
 			}
 			t = -1
 			continue
