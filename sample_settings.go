@@ -86,7 +86,7 @@ type SampleSettings struct {
 	// warmup has chosen the step, the thinning and the batch, a run
 	// projected to need more gradient evaluations (steps × evaluations per
 	// step) stops with an error saying what it would cost, instead of
-	// running for hours. Zero means 2·10⁹ per chain; negative means no
+	// running for hours. Zero means 5·10⁸ per chain; negative means no
 	// bound.
 	MaxGradEvals int64
 	// Progress, if not nil, receives a line every ProgressEvery (zero

@@ -150,10 +150,12 @@ func checkSampleMemory(d int, s *SampleSettings) error {
 }
 
 // defaultMaxGradEvals is SampleSettings.MaxGradEvals's default: per chain,
-// some minutes of gradient work at 10–100 ns per evaluation, and two
-// orders of magnitude above what any chain of the development targets
-// needs (doc/equations.md §13.6).
-const defaultMaxGradEvals = 2e9
+// about a minute of gradient work at 10–100 ns per evaluation, and seven
+// times what the costliest chain that meets the goal on the development
+// targets needs (illcond100's pSGLD, 7.5·10⁷; doc/equations.md §13.6).
+// At 2·10⁹ a funnel10 pSGLD chain projected at 1.7·10⁹ ran for an hour
+// towards a handful of effective draws.
+const defaultMaxGradEvals = 5e8
 
 // costBound returns an error if the chain's sampling run, as adapted,
 // would need more gradient evaluations than s.MaxGradEvals: the steps
