@@ -263,7 +263,8 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// With all the data in the fixed batch the windows are
 	// Metropolis-adjusted on the posterior itself (sample_window.go), and
 	// the centre is searched for after them, from their end (below).
-	if e.model != nil && !s.PlainMinibatch && e.N > e.nFixed {
+	withCV, centreFirst := e.model != nil && !s.PlainMinibatch, e.N > e.nFixed
+	if withCV && centreFirst {
 		at(3)
 		if err := e.centre(w, hs); err != nil {
 			return out, err
@@ -299,7 +300,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// their end — in the fixed batch's typical set, √(N/n) sds from the
 	// posterior's — left a9a's centre worse (the quickstart's R̂ 1.03 →
 	// 1.5).
-	if e.model != nil && !s.PlainMinibatch && e.N <= e.nFixed {
+	if withCV && !centreFirst {
 		at(3)
 		// The windows' curvature only: the Newton phase's, where it
 		// stopped, may not be the posterior's.
