@@ -198,11 +198,11 @@ func TestSamplerDigests(t *testing.T) {
 // sampleCVDigests pin Sample's runs with control variates (the default
 // since the scale issue added them).
 var sampleCVDigests = map[string]string{
-	"SGLD":   "2e700710b3459a28",
-	"SGHMC":  "94fd8952bf895e16",
-	"SGNHT":  "3188f3e6f15b7525",
-	"HAMCMC": "f36943588b8ba747",
-	"pSGLD":  "3982662cf3a74eaa",
+	"SGLD":   "f40f5b7a71cfa97b",
+	"SGHMC":  "ee48f08ffec38bc6",
+	"SGNHT":  "ddd6363f4656e660",
+	"HAMCMC": "c1fc17254942b9e0",
+	"pSGLD":  "d4ae1f2e45fd6a08",
 }
 
 // sampleDigests pin Sample's runs with PlainMinibatch. Before the scale
@@ -211,11 +211,11 @@ var sampleCVDigests = map[string]string{
 // the new thinning rule (40 % of the predicted autocorrelation time,
 // rounded up, instead of a quarter rounded) changed them.
 var sampleDigests = map[string]string{
-	"SGLD":   "5e8a53ac7c00dd89",
-	"SGHMC":  "d2a45ad648648a47",
-	"SGNHT":  "1336aae5af7372f3",
-	"HAMCMC": "f99fa520c0637be8",
-	"pSGLD":  "d2eec0b648c923f7",
+	"SGLD":   "cb32999c3fe8b4b0",
+	"SGHMC":  "dceec49fad1f6114",
+	"SGNHT":  "2a0510d4900ccc5b",
+	"HAMCMC": "607e6647174e3b87",
+	"pSGLD":  "0b07982bf20e79dc",
 }
 
 // TestSampleDigests: one Sample run per method draws what it drew when the

@@ -37,6 +37,13 @@ var (
 	// ErrNonFiniteGradient: the gradient source wrote NaN or ±Inf (the
 	// StepError names the step and the coordinate).
 	ErrNonFiniteGradient = errors.New("sgmcmc: non-finite gradient")
+	// ErrImproper: Sample's warmup found a direction along which the
+	// posterior has no curvature at any point it measured — the log
+	// density is flat there, and the posterior is improper (a parameter
+	// under a flat prior that the data do not inform) or the model is not
+	// identified (parameters that enter the likelihood only through a
+	// combination). The error names the direction.
+	ErrImproper = errors.New("sgmcmc: improper or non-identified posterior")
 )
 
 // kindError is an error of one of the classes above with its own message.

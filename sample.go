@@ -133,6 +133,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	}
 	res.Moments = mergeMoments(moms)
 	err = res.summarise(p.Names, s, ids, firstErr)
+	res.Warnings = append(res.Warnings, warmupModeWarning(outs, ids, p.Model)...)
 	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
 	return res, err
 }

@@ -14,6 +14,9 @@ import (
 
 // chainOut is one chain's share of a Result.
 type chainOut struct {
+	// settled is where the chain's warmup found its mode, in θ (nil when
+	// it has no full-data mode estimate: sample_modes.go).
+	settled          []float64
 	chain            *Chain
 	moments          *chainMoments // above DenseMax
 	adapted          Adapted
@@ -155,6 +158,8 @@ type chainEnv struct {
 	ctx      context.Context
 	warm     bool
 	nextLook int64
+	// names are the parameters' names (Problem.Names), for errors.
+	names []string
 }
 
 func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
@@ -237,7 +242,9 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		return out, err
 	}
 	e.ctx, e.warm = ctx, true
+	e.names = p.Names
 	out.adapted.Method = m
+	out.adapted.Items = e.N
 	out.adapted.SamplerSeed = [2]uint64{src.Uint64(), src.Uint64()}
 	out.adapted.MinibatchSeed = e.mbSeed
 	// Phase 0 (newChainEnv above), and the dispersed start.
@@ -251,6 +258,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err != nil {
 		return out, err
 	}
+	w0 := w // the Newton phase's end
 	at(2)
 	if err := e.gradCheck(w); err != nil {
 		return out, err
@@ -263,7 +271,13 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// With all the data in the fixed batch the windows are
 	// Metropolis-adjusted on the posterior itself (sample_window.go), and
 	// the centre is searched for after them, from their end (below).
-	withCV, centreFirst := e.model != nil && !s.PlainMinibatch, e.N > e.nFixed
+	// A method whose chains visit several modes (ReplicaExchangeMethod)
+	// samples with plain minibatches: a control variate is centred at one
+	// mode, and its noise at another, which warmup does not measure, can
+	// be far larger (on gmm_labels it inflated the other labelling's sds
+	// by 10 %).
+	_, multimodal := m.(potentialMethod)
+	withCV, centreFirst := e.model != nil && !s.PlainMinibatch && !multimodal, e.N > e.nFixed
 	if withCV && centreFirst {
 		at(3)
 		if err := e.centre(w, hs); err != nil {
@@ -338,6 +352,13 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
+	if dense {
+		// A direction flat at every window point: an improper or
+		// non-identified posterior, which no preconditioner can whiten.
+		if dir := flatDirection(hs[1:], w); dir != nil {
+			return out, improperError(dir, e.names)
+		}
+	}
 	var lamMax, lamMin, spreadMax float64
 	if dense {
 		lamMax, lamMin, spreadMax = e.curvatureDense(hs)
@@ -374,6 +395,13 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		}
 	}
 	out.warmEvals = e.count
+	out.settled = e.settled(w0, multimodal)
+	// The sampling run's start: the centre jittered by StartScale
+	// posterior standard deviations in each whitened coordinate.
+	a.Start = make([]float64, d)
+	for i := range a.Start {
+		a.Start[i] = s.StartScale * (2*e.rng.Float64() - 1)
+	}
 	// The frozen sampler.
 	g, err := e.sampling(max(a.BatchSize, 1))
 	if err != nil {
@@ -385,7 +413,14 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	var smp Sampler
 	at(7)
-	if err := protect("Method.NewSampler", func() (err error) { smp, err = a.NewSampler(aff); return err }); err != nil {
+	if err := protect("Method.NewSampler", func() (err error) {
+		if pm, ok := m.(potentialMethod); ok {
+			smp, err = e.potentialSampler(pm, aff, a)
+		} else {
+			smp, err = a.NewSampler(aff)
+		}
+		return err
+	}); err != nil {
 		return out, err
 	}
 	// Phase 5: thinning and burn-in.
@@ -419,6 +454,9 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		zc, out.moments, runErr = runLarge(ctx, smp, aff, ro, keptCoords(d, k, s.Draws, s.DrawsMemory))
 	}
 	out.evals = e.count
+	if rs, ok := smp.(*replicaSampler); ok {
+		out.warnings = append(out.warnings, rs.warnings()...)
+	}
 	if zc != nil {
 		prog.ran(slot, zc.Steps)
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
 
@@ -63,18 +65,6 @@ func modeWarning(r *Result, ids []int, m Model) []string {
 			scale[k][j] = (quantileSorted(buf, 0.75) - quantileSorted(buf, 0.25)) / 1.349
 		}
 	}
-	// Group the chains: two are in one mode unless each places the other
-	// beyond modeSeparation.
-	group := make([]int, len(cs))
-	for k := range group {
-		group[k] = k
-	}
-	find := func(k int) int {
-		for group[k] != k {
-			k = group[k]
-		}
-		return k
-	}
 	dist := make([][]float64, len(cs))
 	for k := range cs {
 		dist[k] = make([]float64, len(cs))
@@ -91,53 +81,24 @@ func modeWarning(r *Result, ids []int, m Model) []string {
 			}
 		}
 	}
-	for k := range cs {
-		for l := k + 1; l < len(cs); l++ {
-			if !(math.Min(dist[k][l], dist[l][k]) > modeSeparation) {
-				group[find(l)] = find(k)
-			}
-		}
-	}
-	members := map[int][]int{}
-	var roots []int
-	for k := range cs {
-		g := find(k)
-		if _, ok := members[g]; !ok {
-			roots = append(roots, g)
-		}
-		members[g] = append(members[g], k)
-	}
-	if len(roots) < 2 {
+	// Group the chains: two are in one mode unless each places the other
+	// beyond modeSeparation.
+	g := groupChains(len(cs), func(k, l int) bool { return math.Min(dist[k][l], dist[l][k]) > modeSeparation })
+	if len(g.roots) < 2 {
 		return nil
 	}
 	// The smallest separation between chains of different groups.
 	closest := math.Inf(1)
 	for k := range cs {
 		for l := range cs {
-			if find(k) != find(l) {
+			if g.find(k) != g.find(l) {
 				closest = math.Min(closest, math.Min(dist[k][l], dist[l][k]))
 			}
 		}
 	}
-	ld, _ := m.(LogDensity)
-	parts := make([]string, len(roots))
-	for i, g := range roots {
-		var names []string
-		for _, k := range members[g] {
-			names = append(names, fmt.Sprint(ids[cs[k]]))
-		}
-		parts[i] = "chains " + strings.Join(names, ", ")
-		if len(names) == 1 {
-			parts[i] = "chain " + names[0]
-		}
-		if ld != nil {
-			if u, err := Potential(m, med[members[g][0]]); err == nil {
-				parts[i] += fmt.Sprintf(" (log density %.4g at its medians)", -u)
-			}
-		}
-	}
-	return []string{fmt.Sprintf("the chains settled in %d separate places — %s — each at least %.0f of its own standard deviations from the others along some parameter: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with a method for multimodal posteriors",
-		len(roots), strings.Join(parts, "; "), closest)}
+	parts := g.describe(cs, ids, m, func(k int) []float64 { return med[k] }, "at its medians")
+	return []string{fmt.Sprintf("the chains settled in %d separate places — %s — each at least %.0f of its own standard deviations from the others along some parameter: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with ReplicaExchangeMethod",
+		len(g.roots), strings.Join(parts, "; "), closest)}
 }
 
 // quantileSorted returns the p quantile of the ascending x by linear
@@ -149,4 +110,133 @@ func quantileSorted(x []float64, p float64) float64 {
 		return x[len(x)-1]
 	}
 	return x[i] + (h-float64(i))*(x[i+1]-x[i])
+}
+
+// settledTail is the tail probability of the test by which two chains'
+// warmups settled in separate modes (warmupModeWarning).
+const settledTail = 1e-6
+
+// settled returns where the chain's warmup settled, in θ: the full-data
+// mode when the control variate's centre search converged, and the Newton
+// phase's end (a point of the posterior's typical set near its mode) when
+// all the data are in the fixed batch and there is no centre; nil
+// otherwise (the fixed batch's posterior differs from chain to chain, by
+// √(N/n) posterior standard deviations), and for a multimodal method,
+// whose chains are meant to move between modes.
+func (e *chainEnv) settled(newtonEnd *whitening, multimodal bool) []float64 {
+	switch {
+	case multimodal || e.model == nil:
+		return nil
+	case e.centred && e.center != nil:
+		return append([]float64(nil), e.center...)
+	case e.N <= e.nFixed:
+		return append([]float64(nil), newtonEnd.shift...)
+	}
+	return nil
+}
+
+// warmupModeWarning returns a warning when the chains' warmups settled in
+// separate modes (doc/equations.md §13.15): chains k and l are apart when
+// each lies outside the other's local Gaussian approximation — half the
+// squared distance between their settling points, in each chain's own
+// whitened units (its preconditioner, from the curvature and draws where
+// it settled), above the χ²_d quantile at 1 − settledTail (half: two
+// points of one mode's typical set are √2 times as far apart as a point
+// from the mode). nil when fewer than two chains settled.
+func warmupModeWarning(outs []chainOut, ids []int, m Model) []string {
+	var cs []int
+	for c, o := range outs {
+		if o.settled != nil && o.adapted.Shift != nil {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) < 2 {
+		return nil
+	}
+	d := len(outs[cs[0]].settled)
+	lim := distuv.ChiSquared{K: float64(d)}.Quantile(1 - settledTail)
+	z, zk := make([]float64, d), make([]float64, d)
+	dist := func(k, l int) float64 {
+		a := &outs[cs[k]].adapted
+		aff, err := a.Affine(GradFunc(func([]float64, []float64) {}))
+		if err != nil {
+			return 0
+		}
+		aff.ToZ(z, outs[cs[l]].settled)
+		aff.ToZ(zk, outs[cs[k]].settled)
+		s := 0.0
+		for i := range z {
+			s += (z[i] - zk[i]) * (z[i] - zk[i])
+		}
+		return s / 2
+	}
+	g := groupChains(len(cs), func(k, l int) bool { return dist(k, l) > lim && dist(l, k) > lim })
+	if len(g.roots) < 2 {
+		return nil
+	}
+	parts := g.describe(cs, ids, m, func(k int) []float64 { return outs[cs[k]].settled }, "there")
+	return []string{fmt.Sprintf("the chains' warmups settled in %d separate modes — %s — each outside the others' local Gaussian approximations: the posterior has several modes, and each chain samples the one it started in; the draws weigh them by how many chains found them, not by their posterior mass, whatever R̂ says; sample with ReplicaExchangeMethod, or run more chains from dispersed starts to see how many modes there are",
+		len(g.roots), strings.Join(parts, "; "))}
+}
+
+// chainGroups groups chains by union–find: two chains are in one group
+// unless they are apart, and groups are joined transitively.
+type chainGroups struct {
+	parent  []int
+	roots   []int         // each group's representative, in chain order
+	members map[int][]int // a representative's chains
+}
+
+// groupChains groups n chains by apart(k, l), k < l.
+func groupChains(n int, apart func(k, l int) bool) *chainGroups {
+	g := &chainGroups{parent: make([]int, n), members: map[int][]int{}}
+	for k := range g.parent {
+		g.parent[k] = k
+	}
+	for k := range n {
+		for l := k + 1; l < n; l++ {
+			if !apart(k, l) {
+				g.parent[g.find(l)] = g.find(k)
+			}
+		}
+	}
+	for k := range n {
+		r := g.find(k)
+		if _, ok := g.members[r]; !ok {
+			g.roots = append(g.roots, r)
+		}
+		g.members[r] = append(g.members[r], k)
+	}
+	return g
+}
+
+func (g *chainGroups) find(k int) int {
+	for g.parent[k] != k {
+		k = g.parent[k]
+	}
+	return k
+}
+
+// describe names each group's chains (ids[cs[k]]) and, when m implements
+// LogDensity, the log density at the point at(k) of its first chain,
+// "(log density … where)".
+func (g *chainGroups) describe(cs, ids []int, m Model, at func(k int) []float64, where string) []string {
+	ld, _ := m.(LogDensity)
+	parts := make([]string, len(g.roots))
+	for i, r := range g.roots {
+		var names []string
+		for _, k := range g.members[r] {
+			names = append(names, fmt.Sprint(ids[cs[k]]))
+		}
+		parts[i] = "chains " + strings.Join(names, ", ")
+		if len(names) == 1 {
+			parts[i] = "chain " + names[0]
+		}
+		if ld != nil {
+			if u, err := Potential(m, at(g.members[r][0])); err == nil {
+				parts[i] += fmt.Sprintf(" (log density %.4g %s)", -u, where)
+			}
+		}
+	}
+	return parts
 }

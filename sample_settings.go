@@ -57,9 +57,15 @@ type SampleSettings struct {
 	// DenseMax is the largest dimension with a dense preconditioner; above
 	// it the preconditioner is diagonal. Zero means 200.
 	DenseMax int
-	// StartScale is the half-width of the uniform jitter added to theta0
-	// for each chain's start, so that R̂ can see a chain that has not
-	// forgotten where it began. Zero means 1.
+	// StartScale is the half-width of each chain's two uniform jitters
+	// (doc/equations.md §13.15): around theta0, in θ's units, where its
+	// warmup starts; and around the centre its warmup ends at, in
+	// posterior standard deviations (the whitened units of the chain's
+	// preconditioner), where its sampling run starts — so that the chains'
+	// starts are spread on the posterior's scale whatever the user's units,
+	// and R̂ can see a chain that has not forgotten where it began (the
+	// warmup's Newton phase sends starts in one basin to one point: the
+	// first jitter alone would not). Zero means 1.
 	StartScale float64
 	// Callback, if not nil, is called after every sampling step of every
 	// chain, concurrently from the chains' goroutines (Progress is safe).
@@ -173,6 +179,13 @@ type Adapted struct {
 	// SetupPasses is the number of full passes over the data this chain's
 	// warmup made to find Center.
 	SetupPasses int
+	// Items is the number of data items N of the Problem's Model (0 for a
+	// Problem without one).
+	Items int
+	// Start is the sampling run's start in z (θ = Shift + L·Start): the
+	// warmup's centre jittered by SampleSettings.StartScale posterior
+	// standard deviations. Nil means z = 0.
+	Start []float64
 }
 
 // Affine returns the chain's whitening of g: NewAffine(g, Shift, Lower,
@@ -203,14 +216,22 @@ func (a *Adapted) NewGradient(m Model) (Gradient, error) {
 
 // NewSampler rebuilds the chain's sampler: a.Method's sampler on g, the
 // chain's gradient in the whitened coordinates (see Adapted), started at
-// z = 0 (θ = Shift) with the source rand.NewPCG(SamplerSeed[0],
-// SamplerSeed[1]) and the adapted settings.
+// Start (z = 0, θ = Shift, if nil) with the source
+// rand.NewPCG(SamplerSeed[0], SamplerSeed[1]) and the adapted settings.
 func (a *Adapted) NewSampler(g Gradient) (Sampler, error) {
 	if a.Method == nil {
 		return nil, errorf(ErrNil, "Adapted.NewSampler: nil Method")
 	}
 	src := rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1])
-	return a.Method.NewSampler(g, make([]float64, len(a.Shift)), src, a)
+	return a.Method.NewSampler(g, a.start(), src, a)
+}
+
+// start returns a copy of Start, or z = 0 if it is nil.
+func (a *Adapted) start() []float64 {
+	if a.Start == nil {
+		return make([]float64, len(a.Shift))
+	}
+	return append([]float64(nil), a.Start...)
 }
 
 // Result is what Sample returns.

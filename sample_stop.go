@@ -177,12 +177,20 @@ func costBound(a *Adapted, r MethodRules, s *SampleSettings, model bool) error {
 			perStep *= cvCost
 		}
 	}
+	if rm, ok := a.Method.(ReplicaExchangeMethod); ok {
+		// K replicas step at once.
+		if ts, err := rm.ladder(len(a.Shift)); err == nil {
+			perStep *= float64(len(ts))
+		}
+	}
 	steps := float64(a.BurnIn) + float64(s.Draws)*float64(a.Thin)
 	if steps*perStep <= budget {
 		return nil
 	}
 	hint := "the step size is set by the posterior's largest curvature and the gradient noise: a reparameterisation that evens out the curvature, or fewer draws, makes the run cheaper"
-	if !r.Momentum {
+	if _, ok := a.Method.(ReplicaExchangeMethod); ok {
+		hint = "replica exchange steps every replica of a first-order method, K times a chain's gradients per step: fewer Replicas or Draws make the run cheaper"
+	} else if !r.Momentum {
 		hint = "a momentum method (SGHMCMethod) needs about the square root of the steps a first-order method needs between independent draws"
 	}
 	return errorf(ErrRange, "Sample: the run would cost about %.3g gradient evaluations per chain (%.3g steps — burn-in %d and %d draws × thinning %d — at %.0f evaluations per step, with the adapted step size %.3g), more than MaxGradEvals = %.3g; %s",

@@ -222,7 +222,7 @@ func testSampleFrozenByHand(t *testing.T, plain bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSGHMC(aff, []float64{0, 0}, rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1]), &SGHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar, Integrator: BAOAB{}})
+	s, err := NewSGHMC(aff, a.Start, rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1]), &SGHMCSettings{Friction: a.Friction, NoiseVar: a.NoiseVar, Integrator: BAOAB{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -349,6 +349,9 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []sym, error
 		// Re-whiten at this point by the regularised curvature.
 		nw, err := fromCov(w.shift, w.thetaCov(inv))
 		if err != nil {
+			if dir := flatDirection([]sym{h}, w); dir != nil {
+				return nil, nil, improperError(dir, e.names)
+			}
 			return nil, nil, errorf(nil, "Sample: warmup: %w", err)
 		}
 		t := transition(w, nw)

@@ -116,6 +116,9 @@ func (e *chainEnv) windows(w *whitening, hs []sym, dense bool) (*whitening, []sy
 	if err != nil {
 		nw, err = fromCov(w.shift, pc)
 		if err != nil {
+			if dir := flatDirection(hs[newton:], w); dir != nil {
+				return nil, nil, improperError(dir, e.names)
+			}
 			return nil, nil, errorf(nil, "Sample: warmup: %w", err)
 		}
 	}
