@@ -206,3 +206,48 @@ func (c *covariance) cov() sym {
 	s.ScaleSym(1/float64(c.n-1), c.m2)
 	return sym{m: s}
 }
+
+// curvatureDense returns λ̂ over the dense path's warmup points hs, and
+// the smallest curvature above the floor and the largest over the
+// windows' points hs[1:], by power iteration and eigendecomposition.
+func (e *chainEnv) curvatureDense(hs []sym) (lamMax, lamMin, spreadMax float64) {
+	cr := curvatureRange{lamMin: math.Inf(1)}
+	for k, h := range hs {
+		hm := h.m
+		cr.lamMax = math.Max(cr.lamMax, powerIteration(func(dst, v []float64) { mulSym(dst, hm, v) }, e.d, powerIters, e.rng))
+		if vals, _, ok := symEigen(hm); ok {
+			cr.add(k, vals)
+		}
+	}
+	return cr.lamMax, cr.lamMin, cr.spreadMax
+}
+
+// curvatureRange gathers λ̂ over the warmup points and the curvature
+// spread over the windows' points.
+type curvatureRange struct{ lamMax, lamMin, spreadMax float64 }
+
+// add folds in the ascending eigenvalues vals of warmup point k; k = 0,
+// the Newton phase's end, counts in λ̂ only.
+func (c *curvatureRange) add(k int, vals []float64) {
+	top := vals[len(vals)-1]
+	c.lamMax = math.Max(c.lamMax, top)
+	if k > 0 {
+		// The smallest curvature above the floor: directions of zero or
+		// negative curvature (hierarchical scales, mixtures, heavy tails)
+		// are not a spread a step size must span, and counting them made
+		// the spread the floor, 10¹², on most posteriors.
+		c.spreadMax = math.Max(c.spreadMax, top)
+		c.lamMin = math.Min(c.lamMin, minAbove(vals, eigFloor*top))
+	}
+}
+
+// minAbove returns the smallest of the ascending vals above floor, +Inf if
+// none is.
+func minAbove(vals []float64, floor float64) float64 {
+	for _, v := range vals {
+		if v > floor {
+			return v
+		}
+	}
+	return math.Inf(1)
+}
