@@ -9,8 +9,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,9 +27,9 @@ import (
 
 // Settings of the comparison (doc.go says why each).
 const (
-	// sampleDraws is Sample's Draws per chain: 4 × 200 = 800 draws of
-	// the posterior predictive.
-	sampleDraws = 200
+	// sampleDraws is Sample's Draws per chain: 4 × 20 = 80 draws of the
+	// posterior predictive (doc.go says why not the default 1,000).
+	sampleDraws = 20
 	// coldT is Sample_cold's temperature.
 	coldT = 0.1
 	// ensembleSize is the number of MAPs in the deep ensemble.
@@ -62,8 +65,29 @@ func main() {
 	dataDir := flag.String("data", "", "directory of the MNIST files (default: testdata/mnist of the repository)")
 	png := flag.String("png", "", "write a reliability diagram of the first seed to this PNG file")
 	progress := flag.Bool("progress", false, "print Sample's progress to standard error")
+	draws := flag.Int("draws", sampleDraws, "Sample's Draws per chain")
 	only := flag.String("methods", "Sample,Sample_cold,MAP,ensemble", "comma-separated methods to run")
+	prof := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bnn:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+		// An interrupted run still writes its profile.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		go func() {
+			<-sig
+			pprof.StopCPUProfile()
+			os.Exit(130)
+		}()
+	}
 	seeds, err := parseSeeds(*seedList)
 	if err == nil && *dataDir == "" {
 		*dataDir, err = datadir.Find("testdata/mnist", func(dir string) bool {
@@ -83,17 +107,18 @@ func main() {
 	m := NewMLP(train.x, train.y)
 	var rows []*Row
 	for k, seed := range seeds {
-		rs, err := runSeed(m, test, seed, *progress, strings.Split(*only, ","))
+		// Each row prints as it finishes: to standard output, or with -json
+		// to standard error, so that a long run shows its progress.
+		out := io.Writer(os.Stdout)
+		if *asJSON {
+			out = os.Stderr
+		}
+		rs, err := runSeed(m, test, seed, *progress, strings.Split(*only, ","), *draws, out)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bnn: seed %d: %v\n", seed, err)
 			os.Exit(1)
 		}
 		rows = append(rows, rs...)
-		if !*asJSON {
-			for _, r := range rs {
-				printRow(r)
-			}
-		}
 		if k == 0 && *png != "" {
 			if err := reliabilityPlot(*png, rs); err != nil {
 				fmt.Fprintln(os.Stderr, "bnn:", err)
@@ -139,7 +164,7 @@ func (t timer) stop(r *Row) {
 }
 
 // runSeed runs the four methods on one seed.
-func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string) ([]*Row, error) {
+func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string, draws int, out io.Writer) ([]*Row, error) {
 	want := func(name string) bool { return slices.Contains(methods, name) }
 	nTest := len(test.y)
 	p := make([]float64, nTest*nOut)
@@ -148,9 +173,62 @@ func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string) 
 		t.stop(r)
 		r.rel = score(probs, test.y)
 		r.Accuracy, r.TestLogLik, r.ECE = r.rel.accuracy, r.rel.loglik, r.rel.ece
+		printRow(out, r)
 		return r
 	}
 	var rows []*Row
+	// Sample at temperature temp (1: "Sample"; coldT: "Sample_cold").
+	sample := func(temp float64) error {
+		name := "Sample"
+		if temp != 1 {
+			name = "Sample_cold"
+		}
+		if !want(name) {
+			return nil
+		}
+		t := start()
+		s := &sgmcmc.SampleSettings{
+			Seed:  seed,
+			Draws: draws,
+			// Every coordinate's draws: the predictive needs them all
+			// (4 × 20 × 79,510 floats, 51 MB; 1 GiB leaves room for
+			// -draws up to 400).
+			DrawsMemory: 1 << 30,
+			Temperature: temp,
+		}
+		if progress {
+			s.Progress = os.Stderr
+		}
+		res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: m}, make([]float64, m.Dim()), s, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		clear(sum)
+		var nd int
+		for _, c := range res.Chains {
+			nd += c.Len()
+		}
+		for _, c := range res.Chains {
+			for i := range c.Len() {
+				m.Predict(p, c.At(i), test.x)
+				for j, v := range p {
+					sum[j] += v / float64(nd)
+				}
+			}
+		}
+		setup := int64(res.SetupPasses) * int64(m.Len())
+		a := res.Adapted[0]
+		r := &Row{Method: name, Seed: seed, GradEvals: res.GradEvals + setup, WarmupEvals: res.WarmupGradEvals + setup,
+			Draws: nd, BatchSize: a.BatchSize, Thin: a.Thin, Eps: a.Eps, Temperature: temp, Warnings: res.Warnings}
+		r.WarmupShare = float64(r.WarmupEvals) / float64(r.GradEvals)
+		rows = append(rows, finish(r, t, append([]float64(nil), sum...)))
+		return nil
+	}
+	// Sample first (it decides the comparison), the MAPs, then the cold
+	// posterior.
+	if err := sample(1); err != nil {
+		return rows, err
+	}
 	// MAP.
 	if want("MAP") {
 		t := start()
@@ -174,51 +252,8 @@ func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string) 
 		}
 		rows = append(rows, finish(&Row{Method: "ensemble", Seed: seed, GradEvals: ensEvals}, t, append([]float64(nil), sum...)))
 	}
-	// Sample at T = 1 and cold.
-	for _, temp := range []float64{1, coldT} {
-		name := "Sample"
-		if temp != 1 {
-			name = "Sample_cold"
-		}
-		if !want(name) {
-			continue
-		}
-		t := start()
-		s := &sgmcmc.SampleSettings{
-			Seed:  seed,
-			Draws: sampleDraws,
-			// Every coordinate's draws: the predictive needs them all
-			// (4 × 200 × 79,510 floats, 509 MB).
-			DrawsMemory: 1 << 30,
-			Temperature: temp,
-		}
-		if progress {
-			s.Progress = os.Stderr
-		}
-		res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: m}, make([]float64, m.Dim()), s, nil)
-		if err != nil {
-			return rows, fmt.Errorf("%s: %w", name, err)
-		}
-		clear(sum)
-		var nd int
-		for _, c := range res.Chains {
-			nd += c.Len()
-		}
-		for _, c := range res.Chains {
-			for i := range c.Len() {
-				m.Predict(p, c.At(i), test.x)
-				for j, v := range p {
-					sum[j] += v / float64(nd)
-				}
-			}
-		}
-		setup := int64(res.SetupPasses) * int64(m.Len())
-		a := res.Adapted[0]
-		r := &Row{Method: name, Seed: seed, GradEvals: res.GradEvals + setup, WarmupEvals: res.WarmupGradEvals + setup,
-			Draws: nd, BatchSize: a.BatchSize, Thin: a.Thin, Eps: a.Eps, Temperature: temp, Warnings: res.Warnings}
-		r.WarmupShare = float64(r.WarmupEvals) / float64(r.GradEvals)
-		rows = append(rows, finish(r, t, append([]float64(nil), sum...)))
-		res = nil
+	if err := sample(coldT); err != nil {
+		return rows, err
 	}
 	return rows, nil
 }
@@ -234,15 +269,15 @@ func peakRSSMB() float64 {
 	return float64(ru.Maxrss) / 1024 // kilobytes on Linux
 }
 
-func printRow(r *Row) {
-	fmt.Printf("%-12s seed %-3d accuracy %.4f  test loglik %.4f  ECE %.4f  %7.1f s (cpu %7.1f)  rss %5.0f MB  grad evals %.3g",
+func printRow(w io.Writer, r *Row) {
+	fmt.Fprintf(w, "%-12s seed %-3d accuracy %.4f  test loglik %.4f  ECE %.4f  %7.1f s (cpu %7.1f)  rss %5.0f MB  grad evals %.3g",
 		r.Method, r.Seed, r.Accuracy, r.TestLogLik, r.ECE, r.Seconds, r.CPUSeconds, r.PeakRSSMB, float64(r.GradEvals))
 	if r.WarmupEvals > 0 {
-		fmt.Printf("  warmup %.1f%%  batch %d thin %d", 100*r.WarmupShare, r.BatchSize, r.Thin)
+		fmt.Fprintf(w, "  warmup %.1f%%  batch %d thin %d", 100*r.WarmupShare, r.BatchSize, r.Thin)
 	}
-	fmt.Println()
-	for _, w := range r.Warnings {
-		fmt.Printf("    warning: %s\n", w)
+	fmt.Fprintln(w)
+	for _, s := range r.Warnings {
+		fmt.Fprintf(w, "    warning: %s\n", s)
 	}
 }
 

@@ -14,12 +14,16 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/plots"
 )
 
+// minBinDigits is the fewest test digits a bin needs to be drawn: the
+// accuracy of a bin of a few digits is noise (its ECE weight is as small).
+const minBinDigits = 10
+
 // reliabilityPlot draws each method's accuracy against its confidence
-// over the non-empty bins of the ECE, with the diagonal of perfect
-// calibration, into a PNG file.
+// over the ECE's bins of at least minBinDigits digits, with the diagonal
+// of perfect calibration, into a PNG file.
 func reliabilityPlot(path string, rows []*Row) error {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Reliability on 2,000 test digits (seed %d)", rows[0].Seed)
+	p.Title.Text = fmt.Sprintf("Reliability on 2,000 test digits (seed %d; bins of ≥ %d digits)", rows[0].Seed, minBinDigits)
 	p.X.Label.Text = "confidence (top predicted probability)"
 	p.Y.Label.Text = "accuracy"
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
@@ -33,7 +37,7 @@ func reliabilityPlot(path string, rows []*Row) error {
 	for k, r := range rows {
 		var pts plotter.XYs
 		for b, c := range r.rel.count {
-			if c > 0 {
+			if c >= minBinDigits {
 				pts = append(pts, plotter.XY{X: r.rel.conf[b], Y: r.rel.acc[b]})
 			}
 		}
@@ -46,6 +50,7 @@ func reliabilityPlot(path string, rows []*Row) error {
 		p.Add(l, s)
 		p.Legend.Add(fmt.Sprintf("%s (ECE %.3f)", r.Method, r.ECE), l, s)
 	}
-	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(5), vg.Points(5)
 	return p.Save(5*vg.Inch, 5*vg.Inch, path)
 }
