@@ -33,10 +33,11 @@
 //     ensemble is, if anything, under-budgeted against Sample.
 //   - Sample: sgmcmc.Sample with its defaults (SGHMC, 4 chains, every
 //     adaptation its own) from theta0 = 0, setting only Seed, Draws = 20
-//     per chain (the default 1,000 at the thinning warmup chooses, 16
-//     steps of 3,200 digits, would cost about 40 times more than the 432
-//     steps of burn-in and 20 draws; 80 draws 0.4 autocorrelation times
-//     apart are what this budget affords the predictive average), and
+//     per chain (the default 1,000 at the thinning warmup chooses — 16
+//     to 57 steps of 800 to 3,200 digits per draw on these runs — would
+//     cost about 40 times more than burn-in and 20 draws, hours per
+//     seed; 80 draws 0.4 autocorrelation times apart are what the
+//     15-minute budget affords the predictive average), and
 //     DrawsMemory = 1 GiB so
 //     that every coordinate's draws are kept (4 × 20 × 79,510 floats,
 //     51 MB: the predictive needs all of them; the default 256 MiB would
