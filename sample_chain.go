@@ -162,7 +162,9 @@ type chainEnv struct {
 	names []string
 }
 
-func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
+// newChainEnv returns chain c's gradient sources; dense is false on the
+// large-d path, whose fixed batch capFixedBatch caps.
+func newChainEnv(c int, p Problem, d int, src rand.Source, dense bool) (*chainEnv, error) {
 	e := &chainEnv{d: d, rng: rand.New(rand.NewPCG(src.Uint64(), src.Uint64()))}
 	mbSeed := [2]uint64{src.Uint64(), src.Uint64()}
 	e.mbSeed = mbSeed
@@ -175,6 +177,10 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 		e.N = p.Model.Len()
 		e.model, e.counted = model, m
 		nh := min(e.N, max(fixedBatchPerDim*d, fixedBatchMin))
+		e.n0 = min(e.N, max(firstBatchMin, e.N/firstBatchFrac))
+		if !dense {
+			nh = capFixedBatch(nh, e.n0, d)
+		}
 		e.nFixed = nh
 		fixedMB, err := NewMinibatch(m, nh, false, rand.NewPCG(mbSeed[0]^fixedBatchSeed, mbSeed[1]))
 		if err != nil {
@@ -183,7 +189,6 @@ func newChainEnv(c int, p Problem, d int, src rand.Source) (*chainEnv, error) {
 		idx := append([]int(nil), fixedMB.Draw()...)
 		e.fixed = GradFunc(func(dst, theta []float64) { fixedMB.GradOn(dst, theta, idx) })
 		e.fixedMB, e.fixedIdx, e.rawModel = fixedMB, idx, p.Model
-		e.n0 = min(e.N, max(firstBatchMin, e.N/firstBatchFrac))
 		e.sampling = func(n int) (Gradient, error) {
 			return NewMinibatch(m, n, false, rand.NewPCG(mbSeed[0], mbSeed[1]))
 		}
@@ -237,7 +242,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 			err = p
 		}
 	}()
-	e, err := newChainEnv(c, temperProblem(p, s.Temperature), d, src)
+	e, err := newChainEnv(c, temperProblem(p, s.Temperature), d, src, dense)
 	if err != nil {
 		return out, err
 	}
@@ -252,9 +257,16 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	for i, v := range theta0 {
 		start[i] = v + s.StartScale*(2*e.rng.Float64()-1)
 	}
-	// Phase 1: Newton.
+	// Phase 1: Newton; above DenseMax with a capped fixed batch, Adam to
+	// a mode and its curvature (sample_large_mode.go).
 	at(1)
-	w, hs, err := e.newton(start, dense)
+	var w *whitening
+	var hs []sym
+	if e.costlyFixed(dense) {
+		w, hs, err = e.modeSearch(start, s.StartScale)
+	} else {
+		w, hs, err = e.newton(start, dense)
+	}
 	if err != nil {
 		return out, err
 	}
@@ -298,11 +310,14 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 			w = w.moved(append([]float64(nil), e.center...))
 		}
 	}
-	// Phase 2: Langevin windows.
-	at(4)
-	w, hs, err = e.windows(w, hs, dense)
-	if err != nil {
-		return out, err
+	// Phase 2: Langevin windows; none after modeSearch, whose curvature
+	// at the mode serves as theirs (sample_large_mode.go).
+	if !e.costlyFixed(dense) {
+		at(4)
+		w, hs, err = e.windows(w, hs, dense)
+		if err != nil {
+			return out, err
+		}
 	}
 	// Phase 2b: with all the data in the fixed batch, the centre is
 	// searched for here, from the windows' end, a point of the posterior's

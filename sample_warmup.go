@@ -44,7 +44,9 @@ import (
 // sample_method_*.go file. Above DenseMax the same phases run on vectors
 // (sample_sym.go): diagonal curvature by random probes and λ̂ by Lanczos
 // (sample_probe.go), then a low-rank factor and a sampling run that keeps
-// moments (sample_large.go), doc/equations.md §13.11–§13.12.
+// moments (sample_large.go), doc/equations.md §13.11–§13.12; with the
+// fixed batch capped below the data there, phase 1 is Adam to a mode and
+// phase 2 does not run (sample_large_mode.go, §13.13).
 const (
 	// Phase 0: gradient sources. The fixed batch has
 	// min(N, max(fixedBatchPerDim·d, fixedBatchMin)) items, drawn with the
