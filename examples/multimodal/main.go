@@ -6,7 +6,8 @@
 // posteriors with several modes, heavy tails, or no proper density
 // (issue 25, doc/equations.md §13.14–§13.16), over several seeds:
 //
-//	go run ./examples/multimodal            # a table, and density.png
+//	go run ./examples/multimodal            # a table
+//	go run ./examples/multimodal -plot density.png   # and the figure
 //	go run ./examples/multimodal -json      # {"multimodal_method": ..., "rows": [...]}
 //
 // Targets (internal/targets): bimodal_between and bimodal_from_mode, the
@@ -105,7 +106,7 @@ func main() {
 	seedList := flag.String("seeds", "1,2,3", "comma-separated seeds")
 	tlist := flag.String("targets", strings.Join(targetNames, ","), "comma-separated targets")
 	mlist := flag.String("methods", strings.Join(methods, ","), "comma-separated methods")
-	plot := flag.String("plot", "density.png", "the four-mode mixture's density figure (empty: none)")
+	plot := flag.String("plot", "", "write the four-mode mixture's density figure to this PNG file")
 	flag.Parse()
 	var seeds []uint64
 	for _, f := range strings.Split(*seedList, ",") {
