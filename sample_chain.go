@@ -470,7 +470,9 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	}
 	out.evals = e.count
 	if rs, ok := smp.(*replicaSampler); ok {
-		out.warnings = append(out.warnings, rs.warnings()...)
+		for _, w := range rs.warnings() {
+			out.warnings = append(out.warnings, fmt.Sprintf("chain %d: %s", c, w))
+		}
 	}
 	if zc != nil {
 		prog.ran(slot, zc.Steps)
