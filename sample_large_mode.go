@@ -87,13 +87,9 @@ func (e *chainEnv) modeSearch(start []float64, startScale float64) (*whitening, 
 	if err != nil {
 		return nil, nil, err
 	}
-	inv, ok := h.inverse(eigFloor)
-	if !ok {
-		return nil, nil, e.fault(w, "the curvature")
-	}
-	nw, err := fromCov(w.shift, w.thetaCov(inv))
+	nw, _, err := e.rewhiten(w, h)
 	if err != nil {
-		return nil, nil, errorf(nil, "Sample: warmup: %w", err)
+		return nil, nil, err
 	}
 	// The mode is both phase 1's end and the one point of the windows
 	// (which do not run): λ̂ and the curvature spread read it.

@@ -344,17 +344,10 @@ func (e *chainEnv) newton(start []float64, dense bool) (*whitening, []sym, error
 		if err != nil {
 			return nil, nil, err
 		}
-		inv, ok := h.inverse(eigFloor)
-		if !ok {
-			return nil, nil, e.fault(w, "the curvature")
-		}
 		// Re-whiten at this point by the regularised curvature.
-		nw, err := fromCov(w.shift, w.thetaCov(inv))
+		nw, inv, err := e.rewhiten(w, h)
 		if err != nil {
-			if dir := flatDirection([]sym{h}, w); dir != nil {
-				return nil, nil, improperError(dir, e.names)
-			}
-			return nil, nil, errorf(nil, "Sample: warmup: %w", err)
+			return nil, nil, err
 		}
 		t := transition(w, nw)
 		// The Newton step in the old coordinates: δz = −A⁻¹g.
@@ -476,4 +469,23 @@ func transition(old, nw *whitening) transform {
 		t.Copy(ln)
 	}
 	return transform{m: &t}
+}
+
+// rewhiten returns the whitening by the regularised inverse of the
+// curvature h (in w's coordinates) centred at w's shift, and that
+// inverse. A curvature that cannot be inverted is a fault; a whitening
+// that fails along a flat direction is ErrImproper (sample_flat.go).
+func (e *chainEnv) rewhiten(w *whitening, h sym) (*whitening, sym, error) {
+	inv, ok := h.inverse(eigFloor)
+	if !ok {
+		return nil, sym{}, e.fault(w, "the curvature")
+	}
+	nw, err := fromCov(w.shift, w.thetaCov(inv))
+	if err != nil {
+		if dir := flatDirection([]sym{h}, w); dir != nil {
+			return nil, sym{}, improperError(dir, e.names)
+		}
+		return nil, sym{}, errorf(nil, "Sample: warmup: %w", err)
+	}
+	return nw, inv, nil
 }
