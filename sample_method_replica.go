@@ -180,7 +180,7 @@ func (m ReplicaExchangeMethod) NewPotentialSampler(g Gradient, u func(z []float6
 		return nil, errorf(ErrUnsupported, "ReplicaExchangeMethod: Base %s has a momentum, which an exchange of positions leaves inconsistent with the new position (biased draws): use a first-order method such as SGLDMethod", b.Name())
 	}
 	rs := &replicaSampler{temps: ts, u: u, swapEvery: swap, d: d,
-		energy: make([]float64, len(ts)), walker: make([]int, len(ts)), end: make([]int8, len(ts)),
+		walker: make([]int, len(ts)), end: make([]int8, len(ts)),
 		attempts: make([]int64, len(ts)-1), accepts: make([]int64, len(ts)-1), tmp: make([]float64, d)}
 	rng := rand.New(src)
 	for k, t := range ts {
@@ -233,7 +233,6 @@ type replicaSampler struct {
 	swapEvery int
 	d, t      int
 	rng       *rand.Rand
-	energy    []float64
 	tmp       []float64
 	// walker[k] names the position in slot k (positions move, slots do
 	// not); end[w] is the last end of the ladder walker w touched (0 the
@@ -275,13 +274,13 @@ func (r *replicaSampler) Step(eps float64) error {
 	if r.t%r.swapEvery != 0 {
 		return nil
 	}
-	for k, rep := range r.reps {
-		r.energy[k] = r.u(rep.Position())
-	}
 	par := (r.t / r.swapEvery) % 2
 	for k := par; k+1 < len(r.reps); k += 2 {
+		// The energies of this round's pairs only: a replica left out of
+		// every pair needs none.
+		ua, ub := r.u(r.reps[k].Position()), r.u(r.reps[k+1].Position())
 		r.attempts[k]++
-		la := (1/r.temps[k] - 1/r.temps[k+1]) * (r.energy[k] - r.energy[k+1])
+		la := (1/r.temps[k] - 1/r.temps[k+1]) * (ua - ub)
 		if !(la >= 0) && !(r.rng.Float64() < math.Exp(la)) {
 			continue // rejected (a NaN energy difference too)
 		}
@@ -292,7 +291,6 @@ func (r *replicaSampler) Step(eps float64) error {
 		copy(b, r.tmp)
 		r.reps[k].thVer++
 		r.reps[k+1].thVer++
-		r.energy[k], r.energy[k+1] = r.energy[k+1], r.energy[k]
 		r.walker[k], r.walker[k+1] = r.walker[k+1], r.walker[k]
 	}
 	// Round trips: a walker that reaches the coldest slot after the
