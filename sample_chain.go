@@ -270,7 +270,6 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	if err != nil {
 		return out, err
 	}
-	w0 := w // the Newton phase's end
 	at(2)
 	if err := e.gradCheck(w); err != nil {
 		return out, err
@@ -410,7 +409,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		}
 	}
 	out.warmEvals = e.count
-	out.settled = e.settled(w0, multimodal)
+	out.settled = e.settled(multimodal)
 	// The sampling run's start: the centre jittered by StartScale
 	// posterior standard deviations in each whitened coordinate.
 	a.Start = make([]float64, d)

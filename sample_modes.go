@@ -117,20 +117,17 @@ func quantileSorted(x []float64, p float64) float64 {
 const settledTail = 1e-6
 
 // settled returns where the chain's warmup settled, in θ: the full-data
-// mode when the control variate's centre search converged, and the Newton
-// phase's end (a point of the posterior's typical set near its mode) when
-// all the data are in the fixed batch and there is no centre; nil
-// otherwise (the fixed batch's posterior differs from chain to chain, by
-// √(N/n) posterior standard deviations), and for a multimodal method,
-// whose chains are meant to move between modes.
-func (e *chainEnv) settled(newtonEnd *whitening, multimodal bool) []float64 {
+// mode when the control variate's centre search converged; nil otherwise,
+// and for a multimodal method, whose chains are meant to move between
+// modes. The Newton phase's end is not used: on posteriors far from
+// Gaussian it stops tens of nats below the mode, and the warning fired on
+// unimodal regressions (doc/equations.md §13.15).
+func (e *chainEnv) settled(multimodal bool) []float64 {
 	switch {
 	case multimodal || e.model == nil:
 		return nil
 	case e.centred && e.center != nil:
 		return append([]float64(nil), e.center...)
-	case e.N <= e.nFixed:
-		return append([]float64(nil), newtonEnd.shift...)
 	}
 	return nil
 }
