@@ -43,9 +43,10 @@
 //     51 MB: the predictive needs all of them; the default 256 MiB would
 //     do too, the setting says so). The posterior predictive is the
 //     average of the softmax probabilities over all chains' draws.
-//   - Sample_cold: the same at Temperature 0.1, the cold posterior
-//     π(θ)^{1/T} (Wenzel et al. 2020 found T ≈ 0.1 or below best for
-//     network posteriors).
+//   - Sample_cold (only with -methods naming it: it costs twice
+//     Sample's CPU, and with it one seed runs past 15 minutes): the same
+//     at Temperature 0.1, the cold posterior π(θ)^{1/T} (Wenzel et al.
+//     2020 found T ≈ 0.1 or below best for network posteriors).
 //
 // Metrics on the 2,000 test digits: accuracy, mean log predictive
 // probability of the true digit (test_loglik), the expected calibration

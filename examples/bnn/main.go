@@ -66,7 +66,7 @@ func main() {
 	png := flag.String("png", "", "write a reliability diagram of the first seed to this PNG file")
 	progress := flag.Bool("progress", false, "print Sample's progress to standard error")
 	draws := flag.Int("draws", sampleDraws, "Sample's Draws per chain")
-	only := flag.String("methods", "Sample,Sample_cold,MAP,ensemble", "comma-separated methods to run")
+	only := flag.String("methods", "Sample,MAP,ensemble", "comma-separated methods to run (Sample, Sample_cold, MAP, ensemble; Sample_cold, at twice Sample's cost, only when asked)")
 	prof := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
 	if *prof != "" {
