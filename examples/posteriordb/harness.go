@@ -241,7 +241,8 @@ func (r Row) Pass() bool {
 // Error; if it kept at least diagnostics.MinDraws draws in every chain, the
 // figures are those of the draws kept (cut to the shortest chain) and a
 // warning says so, otherwise they are NaN. RunRow returns an error only
-// when ctx is cancelled, with the row so far.
+// when ctx is cancelled, with the row so far — but for a cell past its
+// time (ctx's cause errCellTime), which is a row like a failed run's.
 func RunRow(ctx context.Context, run runner, t *Target, method string, seed uint64, draws int) (Row, error) {
 	start := time.Now()
 	cpu0, okCPU := cputime.Process()
@@ -257,10 +258,14 @@ func RunRow(ctx context.Context, run runner, t *Target, method string, seed uint
 		row.CPUSeconds = (cpu1 - cpu0).Seconds()
 	}
 	if err != nil {
-		if ctx.Err() != nil {
+		cellTime := errors.Is(context.Cause(ctx), errCellTime)
+		if ctx.Err() != nil && !cellTime {
 			return row, err
 		}
 		row.Error = err.Error()
+		if cellTime {
+			row.Error = context.Cause(ctx).Error() + ": " + row.Error
+		}
 		n := -1
 		for _, ch := range chains {
 			if n < 0 || len(ch) < n {
@@ -289,6 +294,10 @@ func RunRow(ctx context.Context, run runner, t *Target, method string, seed uint
 	row.DataPasses = float64(info.GradEvals+info.DatumLogLiks) / float64(t.Model.Len())
 	return row, nil
 }
+
+// errCellTime is the cause of a cell's context when it ran past
+// Config.CellTime.
+var errCellTime = errors.New("stopped at the example's time limit for one cell")
 
 // errorOrNil returns msg as an error, or nil if it is empty.
 func errorOrNil(msg string) error {

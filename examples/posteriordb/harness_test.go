@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sgmcmc-go/sgmcmc"
 )
@@ -547,5 +548,27 @@ func TestWarningSummary(t *testing.T) {
 	}
 	if got["warmup modes"] != [2]int{1, 0} || got["R̂"] != [2]int{0, 1} || got["divergences"] != [2]int{0, 1} {
 		t.Errorf("by kind: %v", got)
+	}
+}
+
+// TestCellTime: a cell past Config.CellTime ends as a row whose error says
+// so, with the figures of the draws Sample kept, and the experiment goes
+// on to the next cell; a cancelled experiment still stops.
+func TestCellTime(t *testing.T) {
+	c := Config{Targets: []string{"kidiq"}, Methods: []string{defaultMethod}, Seeds: []uint64{1, 2}, Draws: 1 << 18, CellTime: 300 * time.Millisecond}
+	rows, err := Experiment(context.Background(), c)
+	if err != nil {
+		t.Fatalf("Experiment: %v", err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	for _, r := range rows {
+		if !strings.Contains(r.Error, "time limit for one cell (300ms)") {
+			t.Errorf("seed %d: error %q, want the cell's time limit", r.Seed, r.Error)
+		}
+		if r.Seconds > 30 {
+			t.Errorf("seed %d: ran %.1f s past a 0.3 s limit", r.Seed, r.Seconds)
+		}
 	}
 }
