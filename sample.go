@@ -159,9 +159,10 @@ func sampleWarnings(r *Result, s *SampleSettings, chains int) []string {
 	if r.Divergences > 0 {
 		w = append(w, fmt.Sprintf("%d divergent transitions while sampling: the step size is too large for part of the posterior, which may be undersampled", r.Divergences))
 	}
-	var heat, noise float64
+	var heat, spread, noise float64
 	for _, a := range r.Adapted {
 		heat = math.Max(heat, a.Heat)
+		spread = math.Max(spread, a.CurvatureSpread)
 		noise = math.Max(noise, a.NoiseScale)
 	}
 	if heat > s.MaxHeat {
@@ -169,6 +170,10 @@ func sampleWarnings(r *Result, s *SampleSettings, chains int) []string {
 	}
 	if noise > 1 {
 		w = append(w, fmt.Sprintf("gradient noise dominates: it puts %.1f times as much variance into each step as the sampler's own diffusion, so the result rests on the noise correction B̂ being right; raise the batch size", noise))
+	}
+	switch {
+	case math.IsInf(spread, 1):
+		w = append(w, "the posterior has no positive curvature at some warmup points (flat or not identified there?): no constant step size and preconditioner suit all of it, so parts may be undersampled")
 	}
 	return w
 }

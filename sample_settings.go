@@ -159,7 +159,7 @@ type Adapted struct {
 	// perfectly preconditioned; +Inf where one of them had no positive
 	// curvature). The spread is for information: measured from a few
 	// noisy Hessians it does not tell right runs from wrong ones, and
-	// Sample gives no warning on it, not even at +Inf (sample_warmup.go).
+	// Sample warns only of the +Inf case (sample_warmup.go).
 	LambdaMax, CurvatureSpread float64
 	// Heat is the estimated excess temperature from gradient noise left
 	// after the B̂ correction (doc/equations.md §13.3).
@@ -250,9 +250,9 @@ type Result struct {
 	Summary diagnostics.Table
 	// Warnings say, in words, why the draws may not be trusted: a run that
 	// stopped early, R̂ above 1.01, bulk ESS below 100 per chain,
-	// divergences, excess heat, gradient noise dominating the drift, and
-	// the mode warnings (doc/equations.md §13.9, §13.15). Empty means none
-	// of these was seen.
+	// divergences, excess heat, gradient noise dominating the drift, no
+	// positive curvature at a warmup point. Empty means none of these was
+	// seen.
 	Warnings []string
 	// Divergences is the number of divergent transitions while sampling.
 	Divergences int

@@ -148,11 +148,7 @@ const (
 	// from two or three noisy fixed-batch Hessians, the spread ranged over
 	// 74–2.5·10⁴ on right answers and 85–2.4·10⁸ on wrong ones. A warning
 	// that fires on right answers is no warning; R̂, ESS and divergences
-	// flag those runs (the funnel included). Nor on an infinite spread (a
-	// window point with no positive curvature): it fired on every
-	// method's right answers on the t₃ and the Cauchy of
-	// examples/multimodal (tails where log p is not concave) and on no
-	// development cell.
+	// flag those runs (the funnel included).
 )
 
 // whitening is θ = shift + L z with a dense lower-triangular or diagonal

@@ -19,8 +19,8 @@ var warningKinds = []struct{ kind, prefix string }{
 	{"divergences", ""}, // "N divergent transitions …": matched by contains
 	{"heat", "excess temperature"},
 	{"gradient noise", "gradient noise dominates"},
-	{"warmup modes", "the chains' warmups settled in"},
-	{"separate places", "the chains settled in"},
+	{"no positive curvature", "the posterior has no positive curvature"},
+	{"curvature spread", "the posterior's curvature varies"},
 }
 
 // warningKind returns the kind of warning w, "other" if none matches.
