@@ -532,7 +532,7 @@ func TestGradEvalsAgree(t *testing.T) {
 func TestWarningSummary(t *testing.T) {
 	good := Row{Target: "kidiq", MeanErrOverTol: 0.2, MaxSDRelErr: 0.01, MaxRHat: 1.001, MinESSBulk: 2000}
 	alarm := good
-	alarm.Warnings = []string{"the posterior's curvature varies 74-fold over the warmup points (…)"}
+	alarm.Warnings = []string{"the chains' warmups settled in 2 separate modes — chains 0, 1 (…); chains 2, 3 (…) — …"}
 	bad := good
 	bad.MaxRHat = 1.2
 	bad.Warnings = []string{"R̂ = 1.200 for x (above 1.01): …", "3 divergent transitions while sampling: …"}
@@ -546,7 +546,7 @@ func TestWarningSummary(t *testing.T) {
 	for _, k := range s.Kinds {
 		got[k.Kind] = [2]int{k.OnMet, k.OnMissed}
 	}
-	if got["curvature spread"] != [2]int{1, 0} || got["R̂"] != [2]int{0, 1} || got["divergences"] != [2]int{0, 1} {
+	if got["warmup modes"] != [2]int{1, 0} || got["R̂"] != [2]int{0, 1} || got["divergences"] != [2]int{0, 1} {
 		t.Errorf("by kind: %v", got)
 	}
 }

@@ -20,7 +20,8 @@ var warningKinds = []struct{ kind, prefix string }{
 	{"heat", "excess temperature"},
 	{"gradient noise", "gradient noise dominates"},
 	{"no positive curvature", "the posterior has no positive curvature"},
-	{"curvature spread", "the posterior's curvature varies"},
+	{"warmup modes", "the chains' warmups settled in"},
+	{"separate places", "the chains settled in"},
 }
 
 // warningKind returns the kind of warning w, "other" if none matches.
