@@ -287,7 +287,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	// mode, and its noise at another, which warmup does not measure, can
 	// be far larger (on gmm_labels it inflated the other labelling's sds
 	// by 10 %).
-	_, multimodal := m.(potentialMethod)
+	pm, multimodal := m.(potentialMethod)
 	withCV, centreFirst := e.model != nil && !s.PlainMinibatch && !multimodal, e.N > e.nFixed
 	if withCV && centreFirst {
 		at(3)
@@ -428,7 +428,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	var smp Sampler
 	at(7)
 	if err := protect("Method.NewSampler", func() (err error) {
-		if pm, ok := m.(potentialMethod); ok {
+		if multimodal {
 			smp, err = e.potentialSampler(pm, aff, a)
 		} else {
 			smp, err = a.NewSampler(aff)

@@ -332,6 +332,19 @@ func (r *replicaSampler) warnings() []string {
 // (ReplicaExchangeMethod): Sample builds it by NewPotentialSampler.
 type potentialMethod interface {
 	NewPotentialSampler(g Gradient, u func(z []float64) float64, z0 []float64, src rand.Source, a *Adapted) (Sampler, error)
+	// gradsPerStep is the number of gradients one step of its sampler
+	// evaluates in d dimensions (K replicas: K), for the cost bound.
+	gradsPerStep(d int) float64
+}
+
+// gradsPerStep returns the number of replicas in d dimensions (1 if the
+// ladder is invalid: NewPotentialSampler reports that).
+func (m ReplicaExchangeMethod) gradsPerStep(d int) float64 {
+	ts, err := m.ladder(d)
+	if err != nil {
+		return 1
+	}
+	return float64(len(ts))
 }
 
 // potentialSampler builds pm's sampler on aff for chain environment e: the

@@ -123,13 +123,10 @@ const settledTail = 1e-6
 // Gaussian it stops tens of nats below the mode, and the warning fired on
 // unimodal regressions (doc/equations.md §13.15).
 func (e *chainEnv) settled(multimodal bool) []float64 {
-	switch {
-	case multimodal || e.model == nil:
+	if multimodal || !e.centred || e.center == nil {
 		return nil
-	case e.centred && e.center != nil:
-		return append([]float64(nil), e.center...)
 	}
-	return nil
+	return append([]float64(nil), e.center...)
 }
 
 // warmupModeWarning returns a warning when the chains' warmups settled in

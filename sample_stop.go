@@ -177,18 +177,16 @@ func costBound(a *Adapted, r MethodRules, s *SampleSettings, model bool) error {
 			perStep *= cvCost
 		}
 	}
-	if rm, ok := a.Method.(ReplicaExchangeMethod); ok {
-		// K replicas step at once.
-		if ts, err := rm.ladder(len(a.Shift)); err == nil {
-			perStep *= float64(len(ts))
-		}
+	pm, replicas := a.Method.(potentialMethod)
+	if replicas {
+		perStep *= pm.gradsPerStep(len(a.Shift))
 	}
 	steps := float64(a.BurnIn) + float64(s.Draws)*float64(a.Thin)
 	if steps*perStep <= budget {
 		return nil
 	}
 	hint := "the step size is set by the posterior's largest curvature and the gradient noise: a reparameterisation that evens out the curvature, or fewer draws, makes the run cheaper"
-	if _, ok := a.Method.(ReplicaExchangeMethod); ok {
+	if replicas {
 		hint = "replica exchange steps every replica of a first-order method, K times a chain's gradients per step: fewer Replicas or Draws make the run cheaper"
 	} else if !r.Momentum {
 		hint = "a momentum method (SGHMCMethod) needs about the square root of the steps a first-order method needs between independent draws"
