@@ -73,6 +73,7 @@ func (p *sampleProgress) sampling(k int, total int, user func(StepInfo) error) f
 		return user
 	}
 	p.total[k].Store(int64(total))
+	p.done[k].Store(0) // a new round (sample_rounds.go) starts again
 	p.phase[k].Store(int32(len(warmupPhases)))
 	p.sample.CompareAndSwap(0, int64(time.Since(p.start)))
 	return func(si StepInfo) error {

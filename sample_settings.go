@@ -67,6 +67,14 @@ type SampleSettings struct {
 	// warmup's Newton phase sends starts in one basin to one point: the
 	// first jitter alone would not). Zero means 1.
 	StartScale float64
+	// Rounds is the most sampling runs a chain makes: after a run whose
+	// draws do not fit the preconditioner warmup chose (too few effective
+	// draws, or draws reaching where warmup did not look), the chain
+	// re-adapts from those draws and samples again, the earlier run
+	// counting as warmup (doc/equations.md §13.17; sample_rounds.go gives
+	// the checks). 1 turns this off; above DenseMax a chain makes one run.
+	// Zero means 3.
+	Rounds int
 	// Callback, if not nil, is called after every sampling step of every
 	// chain, concurrently from the chains' goroutines (Progress is safe).
 	Callback func(StepInfo) error
@@ -179,6 +187,10 @@ type Adapted struct {
 	// SetupPasses is the number of full passes over the data this chain's
 	// warmup made to find Center.
 	SetupPasses int
+	// Rounds is the number of sampling runs the chain made
+	// (SampleSettings.Rounds): the draws and the adaptation above are the
+	// last run's; the earlier ones counted as warmup.
+	Rounds int
 	// Items is the number of data items N of the Problem's Model (0 for a
 	// Problem without one).
 	Items int
@@ -313,8 +325,8 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 			seen[n] = true
 		}
 	}
-	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 || s.MemoryLimit < 0 || s.DrawsMemory < 0 {
-		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d, MemoryLimit = %d, DrawsMemory = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax, s.MemoryLimit, s.DrawsMemory)
+	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 || s.MemoryLimit < 0 || s.DrawsMemory < 0 || s.Rounds < 0 {
+		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d, MemoryLimit = %d, DrawsMemory = %d, Rounds = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax, s.MemoryLimit, s.DrawsMemory, s.Rounds)
 	}
 	if s.Chains > maxChains || s.Draws > maxChainFloats {
 		return nil, errorf(ErrRange, "Sample: Chains = %d, Draws = %d: want at most %d chains and %d draws", s.Chains, s.Draws, maxChains, maxChainFloats)
@@ -353,6 +365,9 @@ func sampleDefaults(p Problem, theta0 []float64, settings *SampleSettings) (*Sam
 	}
 	if s.StartScale == 0 {
 		s.StartScale = 1
+	}
+	if s.Rounds == 0 {
+		s.Rounds = defaultRounds
 	}
 	if s.DrawsMemory == 0 {
 		s.DrawsMemory = defaultDrawsMemory

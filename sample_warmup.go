@@ -31,13 +31,16 @@ import (
 //     covariance into the preconditioner. Then, for a Model whose data fit
 //     in the fixed batch (or whose centre search did not converge), phase
 //     1b's centre from the windows' end.
-//  3. Step size (sampleChain): λ̂ by power iteration on the whitened
+//  3. Step size (chainRun.once, sample_run.go): λ̂ by power iteration on the whitened
 //     Hessians, ε = c/λ̂ or c/√λ̂ by the Method's rules (MethodRules).
 //  4. Batch (chooseBatch, sample_batch.go): a probe of the gradient noise;
 //     control variate or plain minibatches, batch size, B̂, friction and
 //     heat; then the method's own adaptation (WarmupAdapter).
-//  5. Thinning and burn-in (sampleChain, autocorrTime in
-//     sample_method.go): from the predicted autocorrelation time.
+//  5. Thinning and burn-in (chainRun.once in sample_run.go, autocorrTime
+//     in sample_method.go): from the predicted autocorrelation time.
+//  6. Rounds (sample_rounds.go, doc/equations.md §13.17): a chain whose
+//     draws do not fit its preconditioner re-adapts phases 3–5 from them
+//     and samples again.
 //
 // The numerical pieces (finite-difference Hessians, power iteration,
 // covariance) are in sample_curvature.go; each Method's own rules in its

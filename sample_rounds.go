@@ -1,0 +1,188 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+)
+
+// Sampling rounds (doc/equations.md §13.17). Warmup whitens a chain by the
+// curvature at a few points and the covariance of short Langevin windows;
+// where the posterior's curvature is not its covariance (a latent
+// Gaussian process, a chain whose warmup ended in another part of the
+// posterior) the frozen sampler then mixes far slower than its thinning
+// assumes. A chain's draws say so themselves: after each sampling run on
+// the dense path, the chain checks its own draws in the run's whitened
+// coordinates z and, if they do not fit the preconditioner, re-adapts
+// from them and samples again, the run before counting as warmup:
+//
+//   - an effective sample size below Draws/roundESS in some coordinate
+//     (bulk ESS of the chain's own draws, split in two halves);
+//   - a covariance with an eigenvalue above roundWidest: the draws extend
+//     more than √roundWidest of the preconditioner's standard deviations
+//     along some direction, where the step size was not measured;
+//   - a mean outside the warmup's Gaussian approximation, ‖z̄‖² above the
+//     χ²_d quantile at 1 − settledTail (the test of sample_modes.go).
+//
+// A chain whose warmup fits its posterior passes all three at once, and
+// its draws are those of a single run; on the development set no such
+// check fired on a chain of a target that met the goal (the largest
+// eigenvalue there was 1.53, the least ESS a quarter of Draws or more).
+// A new round takes its whitening from the covariance of the last half of
+// the previous round's draws (the first half may still be leaving where
+// warmup ended), λ̂ from the Hessians at roundHessians of those draws, and
+// starts from the last draw; from the third round on, when the previous
+// round's own draws-based whitening still gave a small ESS, its thinning
+// is scaled by the ESS it lacked, at most roundThinGrowth-fold.
+const (
+	roundESS        = 4
+	roundWidest     = 4
+	roundHessians   = 8
+	roundThinGrowth = 10
+	// defaultRounds is SampleSettings.Rounds' zero value.
+	defaultRounds = 3
+)
+
+// rounds runs the chain's sampling rounds from the warmup's whitening w
+// and Hessians hs, and returns the chain's output.
+func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, error) {
+	e, s := cr.e, cr.s
+	var resume []float64
+	var prev *Chain
+	minThin := 0
+	for round := 1; ; round++ {
+		if round > 1 {
+			// A round's own sampler stream, so that Adapted rebuilds it.
+			out.adapted.SamplerSeed = [2]uint64{e.rng.Uint64(), e.rng.Uint64()}
+			e.warm = true
+		}
+		th, z, runErr, err := cr.once(w, hs, out, resume, minThin)
+		if err != nil {
+			// Nothing already sampled is lost: the last complete round.
+			out.chain = prev
+			return *out, err
+		}
+		out.adapted.Rounds = round
+		if th != nil && (prev == nil || th.Len() >= prev.Len()) {
+			out.chain = th
+		}
+		if runErr != nil || !cr.dense || cr.multimodal || z == nil || z.Len() < s.Draws {
+			return *out, runErr
+		}
+		ess, misfit := drawsFit(z, s.Draws)
+		if misfit == "" {
+			return *out, nil
+		}
+		if z.Divergences > 0 {
+			// A step unstable somewhere the chain went: its draws may
+			// include excursions the posterior does not have, and a
+			// preconditioner from them widens where it should not (on
+			// hier_cp the rounds' draws reached log τ = 37, each round
+			// wider than the last). The run's divergence warning stands.
+			return *out, nil
+		}
+		if round >= s.Rounds {
+			out.warnings = append(out.warnings, fmt.Sprintf("chain %d: after %d sampling round(s) its draws still do not fit the preconditioner its warmup chose (%s): parts of the posterior may be undersampled or the step too large for them; reparametrise, or raise Rounds", cr.c, round, misfit))
+			return *out, nil
+		}
+		nw, nhs, ok := e.fromDraws(th)
+		if !ok {
+			return *out, nil
+		}
+		minThin = 0
+		if round > 1 && s.Thin == 0 {
+			t := float64(out.adapted.Thin)
+			minThin = int(math.Min(roundThinGrowth*t, math.Ceil(t*float64(s.Draws)/(2*ess))))
+		}
+		prev, resume = th, append([]float64(nil), th.At(th.Len()-1)...)
+		w, hs = nw, nhs
+	}
+}
+
+// drawsFit reports how a round's draws z, in its whitened coordinates,
+// fail to fit its preconditioner (the three checks above; "" if they
+// fit), and their least single-chain bulk ESS over the coordinates.
+func drawsFit(z *Chain, draws int) (ess float64, misfit string) {
+	d, n := z.Dim, z.Len()
+	col := make([]float64, n)
+	ess = math.Inf(1)
+	for j := range d {
+		v, err := diagnostics.ESSBulk([][]float64{z.Column(col, j)})
+		if err != nil {
+			return 0, "" // a constant coordinate: nothing to re-adapt from
+		}
+		ess = math.Min(ess, v)
+	}
+	cv := newCovariance(d, true)
+	for i := range n {
+		cv.add(z.At(i))
+	}
+	vals, _, ok := symEigen(cv.cov().m)
+	if !ok {
+		return ess, ""
+	}
+	var why []string
+	if ess < float64(draws)/roundESS {
+		why = append(why, fmt.Sprintf("effective sample size %.0f of %d draws", ess, draws))
+	}
+	if top := vals[d-1]; top > roundWidest {
+		why = append(why, fmt.Sprintf("they spread %.3g times the variance it assumes along a direction", top))
+	}
+	lim := distuv.ChiSquared{K: float64(d)}.Quantile(1 - settledTail)
+	if off := floats.Dot(cv.mean, cv.mean); off > lim {
+		why = append(why, fmt.Sprintf("their mean lies %.3g of its standard deviations from its centre", math.Sqrt(off)))
+	}
+	return ess, strings.Join(why, "; ")
+}
+
+// fromDraws returns the whitening of the covariance of the last half of a
+// round's draws th (in θ), centred at their mean, and the whitened
+// Hessians at roundHessians of them; false if either fails (a singular
+// covariance, a non-finite gradient), when the chain keeps its draws.
+func (e *chainEnv) fromDraws(th *Chain) (*whitening, []sym, bool) {
+	n := th.Len()
+	cv := newCovariance(e.d, true)
+	for i := n / 2; i < n; i++ {
+		cv.add(th.At(i))
+	}
+	w, err := fromCov(cv.mean, cv.cov())
+	if err != nil {
+		return nil, nil, false
+	}
+	// The Hessians at roundHessians draws spread over the last half and at
+	// the roundHessians farthest from its mean in the new whitening: a
+	// momentum sampler's step must be stable at the edges of the typical
+	// set too, where the curvature of a non-Gaussian posterior differs
+	// most (on gp_pois_regr a step from evenly spaced draws alone let a
+	// chain leave the posterior for a while, to log ρ 3.7 and f̃ 11).
+	pts := make([]int, 0, 2*roundHessians)
+	far := make([]float64, n-n/2)
+	for i := n / 2; i < n; i++ {
+		z := w.toZ(th.At(i))
+		far[i-n/2] = floats.Dot(z, z)
+	}
+	idx := make([]int, len(far))
+	floats.Argsort(far, idx)
+	for k := range roundHessians {
+		pts = append(pts, n/2+k*(n-n/2)/roundHessians, n/2+idx[len(idx)-1-k])
+	}
+	hs := make([]sym, 0, len(pts))
+	for _, i := range pts {
+		at := append([]float64(nil), th.At(i)...)
+		h, _, err := e.whitenedHessian(w.moved(at), true)
+		if err != nil {
+			return nil, nil, false
+		}
+		hs = append(hs, h)
+	}
+	return w, hs, true
+}

@@ -1,0 +1,75 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sgmcmc
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestDrawsFit: each of the three checks of sample_rounds.go fires on the
+// draws it is for and none on independent draws of the preconditioner's
+// own Gaussian.
+func TestDrawsFit(t *testing.T) {
+	const d, n = 5, 1000
+	draws := func(rho, sd0, mean0 float64) *Chain {
+		rng := rand.New(rand.NewPCG(3, 4))
+		c := &Chain{Dim: d, Draws: make([]float64, n*d), Eps: make([]float64, n)}
+		x := make([]float64, d)
+		for i := range n {
+			for j := range x {
+				x[j] = rho*x[j] + math.Sqrt(1-rho*rho)*rng.NormFloat64()
+				c.Draws[i*d+j] = x[j]
+			}
+			c.Draws[i*d] = mean0 + sd0*c.Draws[i*d]
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name            string
+		rho, sd0, mean0 float64
+		fits            bool
+	}{
+		{"independent, unit covariance", 0, 1, 0, true},
+		{"mildly autocorrelated (ESS ≈ n/2)", 0.3, 1, 0, true},
+		{"slow (ESS ≈ n/100)", 0.98, 1, 0, false},
+		{"wider than the preconditioner (sd 3)", 0, 3, 0, false},
+		{"off the centre (mean 8 sds)", 0, 1, 8, false},
+	} {
+		ess, misfit := drawsFit(draws(tc.rho, tc.sd0, tc.mean0), n)
+		if fits := misfit == ""; fits != tc.fits {
+			t.Errorf("%s: fits %v (least ESS %.0f: %q), want %v", tc.name, fits, ess, misfit, tc.fits)
+		}
+	}
+}
+
+// TestSampleRoundsSetting: Rounds 1 is one run a chain, the default runs
+// no second round where warmup fits the posterior (the draws are those of
+// Rounds 1, bit for bit), and a negative Rounds is an error.
+func TestSampleRoundsSetting(t *testing.T) {
+	m := newLinReg(500, 66, 4, 2)
+	one, err := Sample(t.Context(), Problem{Model: m}, []float64{1, 0}, &SampleSettings{Seed: 9, Chains: 2, Draws: 300, Rounds: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := Sample(t.Context(), Problem{Model: m}, []float64{1, 0}, &SampleSettings{Seed: 9, Chains: 2, Draws: 300}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range def.Chains {
+		if r := def.Adapted[c].Rounds; r != 1 {
+			t.Errorf("chain %d: %d rounds on a Gaussian posterior, want 1", c, r)
+		}
+		for i, v := range def.Chains[c].Draws {
+			if v != one.Chains[c].Draws[i] {
+				t.Fatalf("chain %d: draws differ from Rounds 1 at %d", c, i)
+			}
+		}
+	}
+	if _, err := Sample(t.Context(), Problem{Model: m}, []float64{1, 0}, &SampleSettings{Rounds: -1}, nil); err == nil {
+		t.Error("Rounds −1: no error")
+	}
+}
