@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -34,13 +35,13 @@ import (
 //     χ²_d quantile at 1 − settledTail (the test of sample_modes.go).
 //
 // A chain whose warmup fits its posterior passes all three at once, and
-// its draws are those of a single run; on the development set no such
-// check fired on a chain of a target that met the goal (the largest
-// eigenvalue there was 1.53, the least ESS a quarter of Draws or more).
-// A new round takes its whitening from the covariance of the last half of
-// the previous round's draws (the first half may still be leaving where
-// warmup ended), λ̂ from the Hessians at roundHessians of those draws, and
-// starts from the last draw; from the third round on, when the previous
+// its draws are those of a single run; on the development set (SGHMC,
+// seeds 1–2) no check fired on a chain of a target that met the goal (the
+// largest eigenvalue there was 1.53). A new round takes its whitening from
+// the covariance of the last half of the previous round's draws (the first
+// half may still be leaving where warmup ended), λ̂ from the Hessians at
+// roundHessians draws spread over that half and the roundHessians
+// farthest from its mean (fromDraws), and starts from the last draw; from the third round on, when the previous
 // round's own draws-based whitening still gave a small ESS, its thinning
 // is scaled by the ESS it lacked, at most roundThinGrowth-fold.
 const (
@@ -48,6 +49,16 @@ const (
 	roundWidest     = 4
 	roundHessians   = 8
 	roundThinGrowth = 10
+	// The rounds after the first may together cost at most roundBudget
+	// times the gradient evaluations of the first (its warmup excluded),
+	// or roundFloor, whichever is more: a round whose sampling run is
+	// projected past what is left is not made, and the chain keeps the
+	// round before.
+	// Without it first-order methods on funnel10, whose later rounds'
+	// steps were set by the neck's curvature, ran 2–10 times longer than
+	// with one round and past the 2 minutes a development cell may take.
+	roundBudget = 1
+	roundFloor  = 1e6
 	// defaultRounds is SampleSettings.Rounds' zero value.
 	defaultRounds = 3
 )
@@ -59,17 +70,42 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 	var resume []float64
 	var prev *Chain
 	minThin := 0
+	var left float64     // evaluations left for later rounds
+	var lastReach string // the last round's spread and centre checks, if they failed
 	for round := 1; ; round++ {
+		kept, keptWarm := out.adapted, out.warmEvals
 		if round > 1 {
 			// A round's own sampler stream, so that Adapted rebuilds it.
 			out.adapted.SamplerSeed = [2]uint64{e.rng.Uint64(), e.rng.Uint64()}
 			e.warm = true
+			cr.allow = left
 		}
+		before := e.count
 		th, z, runErr, err := cr.once(w, hs, out, resume, minThin)
+		var rc roundCost
+		if errors.As(err, &rc) {
+			hint := "reparametrise (a posterior whose curvature varies less over its typical set)"
+			if !cr.r.Momentum {
+				hint += ", or use a momentum method (SGHMCMethod), whose steps between independent draws grow as the square root of a first-order method's"
+			}
+			// The round would cost more than the rounds may: the chain
+			// keeps the last one, as it was.
+			// Its phases 3–5 (Hessians, the noise probe) count as warmup.
+			out.adapted, out.warmEvals, out.evals = kept, keptWarm+e.count-before, e.count
+			if lastReach != "" {
+				out.warnings = append(out.warnings, fmt.Sprintf("chain %d: after %d sampling round(s) its draws still reach where its preconditioner did not look (%s), and another round would cost about %.3g gradient evaluations, more than the %.3g left for rounds (doc/equations.md §13.17): parts of the posterior may be undersampled or the step too large for them; %s", cr.c, round-1, lastReach, float64(rc), left, hint))
+			}
+			return *out, nil
+		}
 		if err != nil {
 			// Nothing already sampled is lost: the last complete round.
 			out.chain = prev
 			return *out, err
+		}
+		if round == 1 {
+			left = math.Max(roundBudget*float64(e.count-before), roundFloor)
+		} else {
+			left -= float64(e.count - before)
 		}
 		out.adapted.Rounds = round
 		if th != nil && (prev == nil || th.Len() >= prev.Len()) {
@@ -78,10 +114,11 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 		if runErr != nil || !cr.dense || cr.multimodal || z == nil || z.Len() < s.Draws {
 			return *out, runErr
 		}
-		ess, misfit := drawsFit(z, s.Draws)
-		if misfit == "" {
+		ess, slow, reach := drawsFit(z, s.Draws)
+		if !slow && reach == "" {
 			return *out, nil
 		}
+		lastReach = reach
 		if z.Divergences > 0 {
 			// A step unstable somewhere the chain went: its draws may
 			// include excursions the posterior does not have, and a
@@ -91,7 +128,9 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			return *out, nil
 		}
 		if round >= s.Rounds {
-			out.warnings = append(out.warnings, fmt.Sprintf("chain %d: after %d sampling round(s) its draws still do not fit the preconditioner its warmup chose (%s): parts of the posterior may be undersampled or the step too large for them; reparametrise, or raise Rounds", cr.c, round, misfit))
+			if reach != "" {
+				out.warnings = append(out.warnings, fmt.Sprintf("chain %d: after %d sampling round(s) its draws still reach where its preconditioner did not look (%s): parts of the posterior may be undersampled or the step too large for them; reparametrise, or raise Rounds", cr.c, round, reach))
+			}
 			return *out, nil
 		}
 		nw, nhs, ok := e.fromDraws(th)
@@ -108,17 +147,21 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 	}
 }
 
-// drawsFit reports how a round's draws z, in its whitened coordinates,
-// fail to fit its preconditioner (the three checks above; "" if they
-// fit), and their least single-chain bulk ESS over the coordinates.
-func drawsFit(z *Chain, draws int) (ess float64, misfit string) {
+// drawsFit returns the least single-chain bulk ESS over the coordinates
+// of a round's draws z, in its whitened coordinates, whether it is below
+// Draws/roundESS (slow), and how they reach beyond the preconditioner
+// (the spread and centre checks; "" if they do not). A chain that is only
+// slow gets no warning of its own: the summary's R̂ and ESS judge the
+// pooled draws (a warning on one chain's ESS of 241 of 1,000 fired on a
+// right answer, hier_ncp with SGLD).
+func drawsFit(z *Chain, draws int) (ess float64, slow bool, reach string) {
 	d, n := z.Dim, z.Len()
 	col := make([]float64, n)
 	ess = math.Inf(1)
 	for j := range d {
 		v, err := diagnostics.ESSBulk([][]float64{z.Column(col, j)})
 		if err != nil {
-			return 0, "" // a constant coordinate: nothing to re-adapt from
+			return 0, false, "" // a constant coordinate: nothing to re-adapt from
 		}
 		ess = math.Min(ess, v)
 	}
@@ -128,12 +171,9 @@ func drawsFit(z *Chain, draws int) (ess float64, misfit string) {
 	}
 	vals, _, ok := symEigen(cv.cov().m)
 	if !ok {
-		return ess, ""
+		return ess, false, ""
 	}
 	var why []string
-	if ess < float64(draws)/roundESS {
-		why = append(why, fmt.Sprintf("effective sample size %.0f of %d draws", ess, draws))
-	}
 	if top := vals[d-1]; top > roundWidest {
 		why = append(why, fmt.Sprintf("they spread %.3g times the variance it assumes along a direction", top))
 	}
@@ -141,7 +181,7 @@ func drawsFit(z *Chain, draws int) (ess float64, misfit string) {
 	if off := floats.Dot(cv.mean, cv.mean); off > lim {
 		why = append(why, fmt.Sprintf("their mean lies %.3g of its standard deviations from its centre", math.Sqrt(off)))
 	}
-	return ess, strings.Join(why, "; ")
+	return ess, ess < float64(draws)/roundESS, strings.Join(why, "; ")
 }
 
 // fromDraws returns the whitening of the covariance of the last half of a
@@ -185,4 +225,12 @@ func (e *chainEnv) fromDraws(th *Chain) (*whitening, []sym, bool) {
 		hs = append(hs, h)
 	}
 	return w, hs, true
+}
+
+// roundCost is once's error for a round whose sampling run is projected
+// past what the rounds have left: its projected gradient evaluations.
+type roundCost float64
+
+func (c roundCost) Error() string {
+	return fmt.Sprintf("sgmcmc: a sampling round would cost %.3g gradient evaluations", float64(c))
 }

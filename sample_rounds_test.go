@@ -7,6 +7,7 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -39,9 +40,9 @@ func TestDrawsFit(t *testing.T) {
 		{"wider than the preconditioner (sd 3)", 0, 3, 0, false},
 		{"off the centre (mean 8 sds)", 0, 1, 8, false},
 	} {
-		ess, misfit := drawsFit(draws(tc.rho, tc.sd0, tc.mean0), n)
-		if fits := misfit == ""; fits != tc.fits {
-			t.Errorf("%s: fits %v (least ESS %.0f: %q), want %v", tc.name, fits, ess, misfit, tc.fits)
+		ess, slow, reach := drawsFit(draws(tc.rho, tc.sd0, tc.mean0), n)
+		if fits := !slow && reach == ""; fits != tc.fits {
+			t.Errorf("%s: fits %v (least ESS %.0f, %q), want %v", tc.name, fits, ess, reach, tc.fits)
 		}
 	}
 }
@@ -72,4 +73,36 @@ func TestSampleRoundsSetting(t *testing.T) {
 	if _, err := Sample(t.Context(), Problem{Model: m}, []float64{1, 0}, &SampleSettings{Rounds: -1}, nil); err == nil {
 		t.Error("Rounds −1: no error")
 	}
+}
+
+// TestRoundBudget: on Neal's funnel in 10-D, where no preconditioner fits
+// and each re-adapted round's step is set by the neck's curvature, SGLD's
+// later rounds together cost at most roundBudget times the first round's
+// sampling, or roundFloor evaluations (plus each round's few Hessians and
+// noise probe), and a chain that stops for the budget says so, its
+// refused round's Hessians counted in the warmup's evaluations.
+func TestRoundBudget(t *testing.T) {
+	const d = 10
+	run := func(rounds int) *Result {
+		res, err := Sample(t.Context(), Problem{Gradient: funnelGradient}, make([]float64, d), &SampleSettings{Chains: 1, Draws: 1000, Seed: 2, Rounds: rounds}, SGLDMethod{})
+		if err != nil {
+			t.Fatalf("Rounds %d: %v", rounds, err)
+		}
+		return res
+	}
+	one, all := run(1), run(0)
+	first := float64(one.GradEvals - one.WarmupGradEvals)
+	extra := float64(all.GradEvals - one.GradEvals)
+	const overhead = 1e4 // per round: 16 Hessians of 2d gradients, a noise probe
+	if lim := math.Max(roundBudget*first, roundFloor) + 2*overhead; extra > lim {
+		t.Errorf("later rounds cost %.3g evaluations, more than %.3g (first round %.3g)", extra, lim, first)
+	}
+	var said bool
+	for _, w := range all.Warnings {
+		said = said || strings.Contains(w, "another round would cost")
+	}
+	if !said || extra <= 0 {
+		t.Errorf("the budget stopped no round (later rounds %.3g evaluations; warnings %q)", extra, all.Warnings)
+	}
+	t.Logf("first round %.3g evaluations, later rounds %.3g, %d rounds, warnings %q", first, extra, all.Adapted[0].Rounds, all.Warnings)
 }

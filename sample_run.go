@@ -30,6 +30,10 @@ type chainRun struct {
 	// setPhase names the phase a panic is reported in.
 	at       func(k int)
 	setPhase func(string)
+	// allow, if positive, is the most gradient evaluations this round's
+	// sampling run may project (sample_rounds.go); a run projected past it
+	// is not made, and once returns a roundCost.
+	allow float64
 }
 
 // once adapts phases 3–5 to the whitening w and its Hessians hs and runs
@@ -153,6 +157,11 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
 	if err := costBound(a, r, s, e.model != nil); err != nil {
 		return nil, nil, nil, err
+	}
+	if cr.allow > 0 {
+		if steps, per := runCost(a, s, e.model != nil); steps*per > cr.allow {
+			return nil, nil, nil, roundCost(steps * per)
+		}
 	}
 	cr.setPhase("sampling")
 	e.warm = false

@@ -170,18 +170,8 @@ func costBound(a *Adapted, r MethodRules, s *SampleSettings, model bool) error {
 	case s.MaxGradEvals == 0:
 		budget = defaultMaxGradEvals
 	}
-	perStep := 1.0
-	if model {
-		perStep = float64(max(a.BatchSize, 1))
-		if a.Center != nil {
-			perStep *= cvCost
-		}
-	}
-	pm, replicas := a.Method.(potentialMethod)
-	if replicas {
-		perStep *= pm.gradsPerStep(len(a.Shift))
-	}
-	steps := float64(a.BurnIn) + float64(s.Draws)*float64(a.Thin)
+	steps, perStep := runCost(a, s, model)
+	_, replicas := a.Method.(potentialMethod)
 	if steps*perStep <= budget {
 		return nil
 	}
@@ -193,4 +183,20 @@ func costBound(a *Adapted, r MethodRules, s *SampleSettings, model bool) error {
 	}
 	return errorf(ErrRange, "Sample: the run would cost about %.3g gradient evaluations per chain (%.3g steps — burn-in %d and %d draws × thinning %d — at %.0f evaluations per step, with the adapted step size %.3g), more than MaxGradEvals = %.3g; %s",
 		steps*perStep, steps, a.BurnIn, s.Draws, a.Thin, perStep, a.Eps, budget, hint)
+}
+
+// runCost returns the steps of the sampling run a describes (burn-in and
+// Draws × Thin) and the gradient evaluations each takes.
+func runCost(a *Adapted, s *SampleSettings, model bool) (steps, perStep float64) {
+	perStep = 1.0
+	if model {
+		perStep = float64(max(a.BatchSize, 1))
+		if a.Center != nil {
+			perStep *= cvCost
+		}
+	}
+	if pm, replicas := a.Method.(potentialMethod); replicas {
+		perStep *= pm.gradsPerStep(len(a.Shift))
+	}
+	return float64(a.BurnIn) + float64(s.Draws)*float64(a.Thin), perStep
 }

@@ -385,18 +385,7 @@ func TestRunLogDensity(t *testing.T) {
 // preconditioner can sample, says so in its warnings.
 func TestSampleFunnelWarns(t *testing.T) {
 	const d = 10
-	g := func(int, rand.Source) (Gradient, error) {
-		return GradFunc(func(dst, th []float64) {
-			v := th[0]
-			iv := math.Exp(-v)
-			// ∇U, U = v²/18 + Σ_i (x_i² e^{−v} + v)/2.
-			dst[0] = v / 9
-			for i, x := range th[1:] {
-				dst[0] += 0.5 - 0.5*x*x*iv
-				dst[1+i] = x * iv
-			}
-		}), nil
-	}
+	g := funnelGradient
 	for seed := uint64(1); seed <= 3; seed++ {
 		res, err := Sample(context.Background(), Problem{Gradient: g}, make([]float64, d), &SampleSettings{Draws: 200, Seed: seed}, SGHMCMethod{})
 		if err != nil {
@@ -410,4 +399,18 @@ func TestSampleFunnelWarns(t *testing.T) {
 			t.Errorf("seed %d: warnings %q do not say that the chains disagree or mix too slowly", seed, res.Warnings)
 		}
 	}
+}
+
+// funnelGradient is Neal's funnel's gradient source for a Problem: ∇U,
+// U = v²/18 + Σ_i (x_i² e^{−v} + v)/2, with θ = (v, x_1, …).
+func funnelGradient(int, rand.Source) (Gradient, error) {
+	return GradFunc(func(dst, th []float64) {
+		v := th[0]
+		iv := math.Exp(-v)
+		dst[0] = v / 9
+		for i, x := range th[1:] {
+			dst[0] += 0.5 - 0.5*x*x*iv
+			dst[1+i] = x * iv
+		}
+	}), nil
 }
