@@ -40,8 +40,8 @@ func TestDrawsFit(t *testing.T) {
 		{"wider than the preconditioner (sd 3)", 0, 3, 0, false},
 		{"off the centre (mean 8 sds)", 0, 1, 8, false},
 	} {
-		ess, slow, reach := drawsFit(draws(tc.rho, tc.sd0, tc.mean0), n)
-		if fits := !slow && reach == ""; fits != tc.fits {
+		ess, slow, off, reach := drawsFit(draws(tc.rho, tc.sd0, tc.mean0), n)
+		if fits := !slow && !off && reach == ""; fits != tc.fits {
 			t.Errorf("%s: fits %v (least ESS %.0f, %q), want %v", tc.name, fits, ess, reach, tc.fits)
 		}
 	}
