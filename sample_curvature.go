@@ -187,6 +187,16 @@ func (c *covariance) add(x []float64) {
 	}
 }
 
+// chainCovariance returns the dense covariance accumulator of draws
+// from, …, Len()−1 of c.
+func chainCovariance(c *Chain, from int) *covariance {
+	cv := newCovariance(c.Dim, true)
+	for i := from; i < c.Len(); i++ {
+		cv.add(c.At(i))
+	}
+	return cv
+}
+
 // cov returns the sample covariance (divisor n − 1).
 func (c *covariance) cov() sym {
 	d := len(c.mean)

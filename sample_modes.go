@@ -113,8 +113,15 @@ func quantileSorted(x []float64, p float64) float64 {
 }
 
 // settledTail is the tail probability of the test by which two chains'
-// warmups settled in separate modes (warmupModeWarning).
+// warmups settled in separate modes (warmupModeWarning), and of the
+// sampling rounds' test of a chain's mean (sample_rounds.go).
 const settledTail = 1e-6
+
+// settledLimit is the χ²_d quantile at 1 − settledTail: a squared whitened
+// distance beyond it lies outside a d-dimensional Gaussian approximation.
+func settledLimit(d int) float64 {
+	return distuv.ChiSquared{K: float64(d)}.Quantile(1 - settledTail)
+}
 
 // settled returns where the chain's warmup settled, in θ: the full-data
 // mode when the control variate's centre search converged; nil otherwise,
@@ -148,7 +155,7 @@ func warmupModeWarning(outs []chainOut, ids []int, m Model) []string {
 		return nil
 	}
 	d := len(outs[cs[0]].settled)
-	lim := distuv.ChiSquared{K: float64(d)}.Quantile(1 - settledTail)
+	lim := settledLimit(d)
 	z, zk := make([]float64, d), make([]float64, d)
 	dist := func(k, l int) float64 {
 		a := &outs[cs[k]].adapted

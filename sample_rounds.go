@@ -10,7 +10,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
@@ -35,7 +34,8 @@ import (
 //     not measured (without the edge, a9a's right answers at d = 124
 //     failed it at 4.7–5.4);
 //   - a mean outside the warmup's Gaussian approximation, ‖z̄‖² above the
-//     χ²_d quantile at 1 − settledTail (the test of sample_modes.go).
+//     χ²_d quantile at 1 − settledTail (settledLimit, whose tail
+//     sample_modes.go's test of two chains' modes shares).
 //
 // A chain whose warmup fits its posterior passes all three at once, and
 // its draws are those of a single run; on the development set (SGHMC,
@@ -100,7 +100,7 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			// Its phases 3–5 (Hessians, the noise probe) count as warmup.
 			out.adapted, out.warmEvals, out.evals = kept, keptWarm+e.count-before, e.count
 			if lastReach != "" {
-				out.warnings = append(out.warnings, fmt.Sprintf("chain %d: after %d sampling round(s) its draws still reach where its preconditioner did not look (%s), and another round would cost about %.3g gradient evaluations, more than the %.3g left for rounds (doc/equations.md §13.17): parts of the posterior may be undersampled or the step too large for them; %s", cr.c, round-1, lastReach, float64(rc), left, hint))
+				cr.reachWarning(out, round-1, lastReach, fmt.Sprintf(", and another round would cost about %.3g gradient evaluations, more than the %.3g left for rounds (doc/equations.md §13.17)", float64(rc), left), hint)
 			}
 			return *out, nil
 		}
@@ -136,7 +136,7 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 		}
 		if round >= s.Rounds {
 			if reach != "" {
-				out.warnings = append(out.warnings, fmt.Sprintf("chain %d: after %d sampling round(s) its draws still reach where its preconditioner did not look (%s): parts of the posterior may be undersampled or the step too large for them; reparametrise, or raise Rounds", cr.c, round, reach))
+				cr.reachWarning(out, round, reach, "", "reparametrise, or raise Rounds")
 			}
 			return *out, nil
 		}
@@ -145,7 +145,7 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			// whitening from them would be noisier than the one it replaces
 			// (its smallest eigenvalues (1 − √(2d/n))² of the truth).
 			if reach != "" {
-				out.warnings = append(out.warnings, fmt.Sprintf("chain %d: its draws reach where its preconditioner did not look (%s), and %d draws are too few to re-adapt %d parameters from (want %d): parts of the posterior may be undersampled or the step too large for them; raise Draws", cr.c, reach, z.Len(), e.d, 2*roundDrawsPerDim*e.d))
+				cr.reachWarning(out, 0, reach, fmt.Sprintf(", and %d draws are too few to re-adapt %d parameters from (want %d)", z.Len(), e.d, 2*roundDrawsPerDim*e.d), "raise Draws")
 			}
 			return *out, nil
 		}
@@ -161,6 +161,17 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 		prev, resume = th, append([]float64(nil), th.At(th.Len()-1)...)
 		w, hs = nw, nhs
 	}
+}
+
+// reachWarning adds the warning of a chain whose draws after rounds
+// sampling rounds (0: before any re-adaptation could run) still fail the
+// spread check (reach), with why no further round ran and a hint.
+func (cr *chainRun) reachWarning(out *chainOut, rounds int, reach, why, hint string) {
+	lead := "its draws reach"
+	if rounds > 0 {
+		lead = fmt.Sprintf("after %d sampling round(s) its draws still reach", rounds)
+	}
+	out.warnings = append(out.warnings, fmt.Sprintf("chain %d: %s where its preconditioner did not look (%s)%s: parts of the posterior may be undersampled or the step too large for them; %s", cr.c, lead, reach, why, hint))
 }
 
 // drawsFit returns the least single-chain bulk ESS over the coordinates
@@ -183,10 +194,7 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 		}
 		ess = math.Min(ess, v)
 	}
-	cv := newCovariance(d, true)
-	for i := range n {
-		cv.add(z.At(i))
-	}
+	cv := chainCovariance(z, 0)
 	vals, _, ok := symEigen(cv.cov().m)
 	if !ok {
 		return ess, false, false, ""
@@ -194,8 +202,7 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 	if top, edge := vals[d-1], math.Pow(1+math.Sqrt(float64(d)/math.Max(ess, 1)), 2); top > roundWidest*edge {
 		reach = fmt.Sprintf("they spread %.3g times the variance it assumes along a direction, where %.0f independent draws would spread at most about %.3g", top, ess, edge)
 	}
-	lim := distuv.ChiSquared{K: float64(d)}.Quantile(1 - settledTail)
-	return ess, ess < float64(draws)/roundESS, floats.Dot(cv.mean, cv.mean) > lim, reach
+	return ess, ess < float64(draws)/roundESS, floats.Dot(cv.mean, cv.mean) > settledLimit(d), reach
 }
 
 // fromDraws returns the whitening of the covariance of the last half of a
@@ -204,10 +211,7 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 // covariance, a non-finite gradient), when the chain keeps its draws.
 func (e *chainEnv) fromDraws(th *Chain) (*whitening, []sym, bool) {
 	n := th.Len()
-	cv := newCovariance(e.d, true)
-	for i := n / 2; i < n; i++ {
-		cv.add(th.At(i))
-	}
+	cv := chainCovariance(th, n/2)
 	w, err := fromCov(cv.mean, cv.cov())
 	if err != nil {
 		return nil, nil, false
