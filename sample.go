@@ -109,6 +109,7 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 		}()
 	}
 	wg.Wait()
+	join(ctx, outs, errs, p.Model, s, sem)
 	prog.close()
 	var firstErr error
 	var moms []*chainMoments

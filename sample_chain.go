@@ -20,6 +20,14 @@ type chainOut struct {
 	adapted          Adapted
 	evals, warmEvals int64
 	warnings         []string
+	// run is the chain's sampling state, and w and hs the whitening and
+	// Hessians of its last round, for a chain that another joins
+	// (sample_join.go); fits says that round's draws fit them (§13.17's
+	// checks, no divergence, no error).
+	run  *chainRun
+	w    *whitening
+	hs   []sym
+	fits bool
 }
 
 // userModel names the user's Model in a panic it raises (tag), so that

@@ -189,9 +189,9 @@ func (c *covariance) add(x []float64) {
 
 // chainCovariance returns the dense covariance accumulator of draws
 // from, …, Len()−1 of c.
-func chainCovariance(c *Chain, from int) *covariance {
+func chainCovariance(c *Chain, from, to int) *covariance {
 	cv := newCovariance(c.Dim, true)
-	for i := from; i < c.Len(); i++ {
+	for i := from; i < to; i++ {
 		cv.add(c.At(i))
 	}
 	return cv

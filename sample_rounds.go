@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -109,6 +110,7 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			out.chain = prev
 			return *out, err
 		}
+		out.run, out.w, out.hs, out.fits = cr, w, hs, false
 		if round == 1 {
 			left = math.Max(roundBudget*float64(e.count-before), roundFloor)
 		} else {
@@ -123,10 +125,16 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 		}
 		ess, slow, off, reach := drawsFit(z, s.Draws)
 		if !slow && !off && reach == "" {
+			out.fits = z.Divergences == 0
 			return *out, nil
 		}
 		lastReach = reach
+		lo, hi := z.Len()/2, z.Len()
 		if z.Divergences > 0 {
+			hi = slices.Index(z.Divergent, true)
+			lo = 0
+		}
+		if z.Divergences > 0 && hi < roundDrawsPerDim*e.d {
 			// A step unstable somewhere the chain went: its draws may
 			// include excursions the posterior does not have, and a
 			// preconditioner from them widens where it should not (on
@@ -149,7 +157,7 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			}
 			return *out, nil
 		}
-		nw, nhs, ok := e.fromDraws(th)
+		nw, nhs, ok := e.fromDraws(th, lo, hi)
 		if !ok {
 			return *out, nil
 		}
@@ -158,7 +166,7 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			t := float64(out.adapted.Thin)
 			minThin = int(math.Min(roundThinGrowth*t, math.Ceil(t*float64(s.Draws)/(2*ess))))
 		}
-		prev, resume = th, append([]float64(nil), th.At(th.Len()-1)...)
+		prev, resume = th, append([]float64(nil), th.At(hi-1)...)
 		w, hs = nw, nhs
 	}
 }
@@ -194,7 +202,7 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 		}
 		ess = math.Min(ess, v)
 	}
-	cv := chainCovariance(z, 0)
+	cv := chainCovariance(z, 0, z.Len())
 	vals, _, ok := symEigen(cv.cov().m)
 	if !ok {
 		return ess, false, false, ""
@@ -209,9 +217,8 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 // round's draws th (in θ), centred at their mean, and the whitened
 // Hessians at roundHessians of them; false if either fails (a singular
 // covariance, a non-finite gradient), when the chain keeps its draws.
-func (e *chainEnv) fromDraws(th *Chain) (*whitening, []sym, bool) {
-	n := th.Len()
-	cv := chainCovariance(th, n/2)
+func (e *chainEnv) fromDraws(th *Chain, lo, n int) (*whitening, []sym, bool) {
+	cv := chainCovariance(th, lo, n)
 	w, err := fromCov(cv.mean, cv.cov())
 	if err != nil {
 		return nil, nil, false
@@ -223,15 +230,15 @@ func (e *chainEnv) fromDraws(th *Chain) (*whitening, []sym, bool) {
 	// most (on gp_pois_regr a step from evenly spaced draws alone let a
 	// chain leave the posterior for a while, to log ρ 3.7 and f̃ 11).
 	pts := make([]int, 0, 2*roundHessians)
-	far := make([]float64, n-n/2)
-	for i := n / 2; i < n; i++ {
+	far := make([]float64, n-lo)
+	for i := lo; i < n; i++ {
 		z := w.toZ(th.At(i))
-		far[i-n/2] = floats.Dot(z, z)
+		far[i-lo] = floats.Dot(z, z)
 	}
 	idx := make([]int, len(far))
 	floats.Argsort(far, idx)
 	for k := range roundHessians {
-		pts = append(pts, n/2+k*(n-n/2)/roundHessians, n/2+idx[len(idx)-1-k])
+		pts = append(pts, lo+k*(n-lo)/roundHessians, lo+idx[len(idx)-1-k])
 	}
 	hs := make([]sym, 0, len(pts))
 	for _, i := range pts {

@@ -72,8 +72,10 @@ type SampleSettings struct {
 	// draws, or draws reaching where warmup did not look), the chain
 	// re-adapts from those draws and samples again, the earlier run
 	// counting as warmup (doc/equations.md §13.17; sample_rounds.go gives
-	// the checks). 1 turns this off; above DenseMax a chain makes one run.
-	// Zero means 3.
+	// the checks); and a chain that sampled a place of negligible
+	// posterior mass joins the heaviest chain's place (§13.18,
+	// Adapted.Joined). 1 turns both off; above DenseMax a chain makes one
+	// run. Zero means 3.
 	Rounds int
 	// Callback, if not nil, is called after every sampling step of every
 	// chain, concurrently from the chains' goroutines (Progress is safe).
@@ -191,6 +193,12 @@ type Adapted struct {
 	// (SampleSettings.Rounds): the draws and the adaptation above are the
 	// last run's; the earlier ones counted as warmup.
 	Rounds int
+	// Joined says that the chain had settled in a place of negligible
+	// posterior mass and sampled again in the heaviest place the chains
+	// found, with the whitening, step and control-variate centre of a
+	// chain there (doc/equations.md §13.18); Rounds then counts the runs
+	// since.
+	Joined bool
 	// Items is the number of data items N of the Problem's Model (0 for a
 	// Problem without one).
 	Items int

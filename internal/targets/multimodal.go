@@ -60,10 +60,14 @@ func (DensityModel) LogPrior(theta []float64) float64 { return 0 }
 // LogLik returns log p(θ).
 func (m DensityModel) LogLik(theta []float64, i int) float64 { return m.T.LogProb(theta) }
 
-// Bimodal is the equal mixture of N(−μ, I) and N(μ, I) in D dimensions,
+// Bimodal is the mixture (1 − W)·N(−μ, I) + W·N(μ, I) in D dimensions,
 // μ = (10/√D)(1, …, 1): two modes 20 standard deviations apart, with a
-// barrier of 50 in the potential between them, in any D.
-type Bimodal struct{ D int }
+// barrier of 50 in the potential between them, in any D. W = 0 means the
+// equal mixture, W = ½.
+type Bimodal struct {
+	D int
+	W float64
+}
 
 var _ Target = Bimodal{}
 
@@ -92,8 +96,17 @@ func (b Bimodal) terms(x []float64) (l0, l1 float64) {
 		l0 -= (v + m) * (v + m) / 2
 		l1 -= (v - m) * (v - m) / 2
 	}
-	c := math.Log(0.5) - float64(b.D)/2*math.Log(2*math.Pi)
-	return l0 + c, l1 + c
+	w := b.weight()
+	c := -float64(b.D) / 2 * math.Log(2*math.Pi)
+	return l0 + c + math.Log1p(-w), l1 + c + math.Log(w)
+}
+
+// weight returns W, ½ for zero.
+func (b Bimodal) weight() float64 {
+	if b.W == 0 {
+		return 0.5
+	}
+	return b.W
 }
 
 // LogProb returns the log density at x.
@@ -115,7 +128,7 @@ func (b Bimodal) Grad(dst, x []float64) {
 // Draw writes an exact draw into dst.
 func (b Bimodal) Draw(dst []float64, rng *rand.Rand) {
 	m := b.Offset()
-	if rng.Float64() < 0.5 {
+	if rng.Float64() < 1-b.weight() {
 		m = -m
 	}
 	for i := range dst {
@@ -123,9 +136,9 @@ func (b Bimodal) Draw(dst []float64, rng *rand.Rand) {
 	}
 }
 
-// Var returns each coordinate's variance, 1 + μ_i² = 1 + 100/D (the mean
-// is 0).
-func (b Bimodal) Var() float64 { m := b.Offset(); return 1 + m*m }
+// Var returns each coordinate's variance, 1 + 4W(1 − W)μ_i² (1 + 100/D
+// for the equal mixture, whose mean is 0).
+func (b Bimodal) Var() float64 { m, w := b.Offset(), b.weight(); return 1 + 4*w*(1-w)*m*m }
 
 // Mixture4Moments returns FourModes's moments: the mean Σ w_k μ_k and
 // the variances 1 + Σ w_k μ_k² − mean².
