@@ -22,12 +22,20 @@ const (
 	// permutation drawn from splitSeed, the same for every run.
 	nTrain    = 8000
 	splitSeed = 24
+	// nValidTrain of the training digits train under -validate; the
+	// rest (2,000) are scored.
+	nValidTrain = 6000
 )
 
 // digits is a set of images (n×784 pixels in [0, 1]) and labels.
 type digits struct {
 	x []float64
 	y []int
+}
+
+// split returns the first n digits and the rest.
+func (ds digits) split(n int) (head, tail digits) {
+	return digits{ds.x[:n*nIn], ds.y[:n]}, digits{ds.x[n*nIn:], ds.y[n:]}
 }
 
 // loadMNIST reads the 10,000 digits of dir and splits them, by a fixed

@@ -68,6 +68,8 @@ func main() {
 	draws := flag.Int("draws", sampleDraws, "Sample's Draws per chain")
 	only := flag.String("methods", "Sample,MAP,ensemble", "comma-separated methods to run (Sample, Sample_cold, MAP, ensemble; Sample_cold, at twice Sample's cost, only when asked)")
 	prof := flag.String("cpuprofile", "", "write a CPU profile to this file")
+	gain := flag.Float64("prior-gain", priorGain, "the prior's gain: weights' prior sd gain/√fan-in (doc.go)")
+	validate := flag.Bool("validate", false, "train on the first 6,000 training digits and score on the other 2,000 (choosing the prior without the test digits)")
 	flag.Parse()
 	if *prof != "" {
 		f, err := os.Create(*prof)
@@ -104,7 +106,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bnn:", err)
 		os.Exit(1)
 	}
-	m := NewMLP(train.x, train.y)
+	if *validate {
+		train, test = train.split(nValidTrain)
+	}
+	m := newMLP(train.x, train.y, nIn, nHidden, nOut, *gain)
 	var rows []*Row
 	for k, seed := range seeds {
 		// Each row prints as it finishes: to standard output, or with -json

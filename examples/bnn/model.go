@@ -23,7 +23,9 @@ const (
 	// (4 blocks of 64×64 in the output), so a call starts no goroutines
 	// and allocates nothing; the parallelism is the chains'.
 	chunk = 64
-	// priorGain sets the weights' prior sd, s_l = priorGain/√fan-in.
+	// priorGain sets the weights' prior sd, s_l = priorGain/√fan-in
+	// (the -prior-gain flag changes it, for the validation check of
+	// doc.go).
 	priorGain = 4
 )
 
@@ -70,16 +72,17 @@ type scratch struct {
 
 // NewMLP returns the model 784–100–10 of the digits x (N×784, in
 // [0, 1]) with labels y.
-func NewMLP(x []float64, y []int) *MLP { return newMLP(x, y, nIn, nHidden, nOut) }
+func NewMLP(x []float64, y []int) *MLP { return newMLP(x, y, nIn, nHidden, nOut, priorGain) }
 
-// newMLP returns the model in–hid–out of inputs x (N×in) with labels y.
-func newMLP(x []float64, y []int, in, hid, out int) *MLP {
+// newMLP returns the model in–hid–out of inputs x (N×in) with labels y and
+// the prior gain gain.
+func newMLP(x []float64, y []int, in, hid, out int, gain float64) *MLP {
 	m := &MLP{x: x, y: y, in: in, hid: hid, out: out}
 	m.offB1 = hid * in
 	m.offW2 = m.offB1 + hid
 	m.offB2 = m.offW2 + out*hid
 	m.d = m.offB2 + out
-	m.sW1, m.sW2 = priorGain/math.Sqrt(float64(in)), priorGain/math.Sqrt(float64(hid))
+	m.sW1, m.sW2 = gain/math.Sqrt(float64(in)), gain/math.Sqrt(float64(hid))
 	m.pool.New = func() any {
 		return &scratch{
 			xc: make([]float64, chunk*in), a1: make([]float64, chunk*hid),

@@ -25,7 +25,7 @@ func smallMLP(t testing.TB) (*MLP, []float64) {
 	for i := range y {
 		y[i] = rng.IntN(out)
 	}
-	m := newMLP(x, y, in, hid, out)
+	m := newMLP(x, y, in, hid, out, priorGain)
 	theta := make([]float64, m.Dim())
 	for i := range theta {
 		theta[i] = rng.NormFloat64()
