@@ -51,6 +51,13 @@ import (
 // warmup halves ε; a warmup that has to shrink ε by 10¹² returns an error.
 // sample_warmup.go lists the phases and names every constant.
 //
+// After sampling, on the dense path: a chain whose draws do not fit the
+// preconditioner its warmup chose re-adapts from them and samples again
+// (SampleSettings.Rounds, doc/equations.md §13.17), and a chain whose
+// draws sit where the posterior has next to no mass, by their Laplace
+// mass against another chain's, samples again in that chain's place
+// (Adapted.Joined, §13.18).
+//
 // Above SampleSettings.DenseMax every matrix of warmup is a vector: the
 // curvature's diagonal from random probes, λ̂ by the Lanczos process, a
 // low-rank factor of the whitening from the curvature's extreme
