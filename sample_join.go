@@ -136,7 +136,10 @@ func laplaceMass(m Model, ch *Chain, t float64) (lp, mass float64) {
 		slices.Sort(col)
 		med[j] = quantileSorted(col, 0.5)
 	}
-	u, err := Potential(m, med)
+	// The user's log density, whose panic means no estimate here, not a
+	// crash.
+	var u float64
+	err := protect("LogDensity", func() (err error) { u, err = Potential(m, med); return err })
 	switch {
 	case err != nil || math.IsNaN(u) || math.IsInf(u, -1):
 		return math.NaN(), math.NaN()

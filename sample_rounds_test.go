@@ -106,3 +106,26 @@ func TestRoundBudget(t *testing.T) {
 	}
 	t.Logf("first round %.3g evaluations, later rounds %.3g, %d rounds, warnings %q", first, extra, all.Adapted[0].Rounds, all.Warnings)
 }
+
+// panicLogLik is testModel whose log density panics.
+type panicLogLik struct{ testModel }
+
+func (panicLogLik) LogLik([]float64, int) float64 { panic("user LogLik") }
+
+// TestLaplaceMass: on draws of N(0, I₂), testModel's Laplace mass is its
+// log density at the medians plus ½ log det of the draws' covariance; a
+// model whose log density panics gives no estimate (NaN), not a crash.
+func TestLaplaceMass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ch := &Chain{Dim: 2, Eps: make([]float64, 400)}
+	for range ch.Len() {
+		ch.Draws = append(ch.Draws, rng.NormFloat64(), rng.NormFloat64())
+	}
+	lp, mass := laplaceMass(testModel{}, ch, 1)
+	if math.IsNaN(lp) || math.Abs(mass-lp) > 0.3 {
+		t.Errorf("log density %v, mass %v: want ½ log det ≈ 0 between them", lp, mass)
+	}
+	if lp, mass := laplaceMass(panicLogLik{}, ch, 1); !math.IsNaN(lp) || !math.IsNaN(mass) {
+		t.Errorf("panicking LogLik: %v, %v, want NaN", lp, mass)
+	}
+}
