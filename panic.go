@@ -87,6 +87,21 @@ func unwrapCancel(v any) (cancelled, bool) {
 	return c, ok
 }
 
+// chainPanic turns a value recovered from a chain's goroutine into its
+// error: a warmup's cancellation into ctx's error, anything else into a
+// *PanicError, attributed to sgmcmc itself unless a deeper guard named
+// user code, in phase when it names none.
+func chainPanic(v any, phase string) error {
+	if c, ok := unwrapCancel(v); ok {
+		return c.err
+	}
+	p := asPanic(v, "sgmcmc's own code (a bug: please report it with the stack)")
+	if p.Phase == "" {
+		p.Phase = phase
+	}
+	return p
+}
+
 // protect runs f, turning a panic in it into a *PanicError attributed to
 // fn (unless a deeper tag named it).
 func protect(fn string, f func() error) (err error) {

@@ -105,17 +105,9 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	outs := make([]chainOut, len(ids))
 	errs := make([]error, len(ids))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
-	var wg sync.WaitGroup
-	for i, c := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			outs[i], errs[i] = sampleChain(ctx, c, p, theta0, s, method, rules, prog, i)
-		}()
-	}
-	wg.Wait()
+	eachBounded(len(ids), sem, func(i int) {
+		outs[i], errs[i] = sampleChain(ctx, ids[i], p, theta0, s, method, rules, prog, i)
+	})
 	join(ctx, outs, errs, p.Model, s, sem)
 	prog.close()
 	var firstErr error
@@ -146,6 +138,26 @@ func Sample(ctx context.Context, p Problem, theta0 []float64, settings *SampleSe
 	return res, err
 }
 
+// eachBounded calls f(0), …, f(n−1), each on its own goroutine, at most
+// cap(sem) at once, and returns when all have returned.
+func eachBounded(n int, sem chan struct{}, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// rhatLimit is the R̂ above which the chains disagree: Sample warns, and
+// chains in a place of negligible mass may join another (sample_join.go).
+const rhatLimit = 1.01
+
 // sampleWarnings states what the summary says is wrong.
 func sampleWarnings(r *Result, s *SampleSettings, chains int) []string {
 	var w []string
@@ -158,7 +170,7 @@ func sampleWarnings(r *Result, s *SampleSettings, chains int) []string {
 			worstE = j
 		}
 	}
-	if p := r.Summary[worstR]; !(p.RHat <= 1.01) {
+	if p := r.Summary[worstR]; !(p.RHat <= rhatLimit) {
 		w = append(w, fmt.Sprintf("R̂ = %.3f for %s (above 1.01): the chains disagree; they have not converged or do not mix", p.RHat, p.Name))
 	}
 	if p := r.Summary[worstE]; !(p.ESSBulk >= 100*float64(chains)) {

@@ -20,8 +20,9 @@ type chainOut struct {
 	adapted          Adapted
 	evals, warmEvals int64
 	warnings         []string
-	// run is the chain's sampling state, and w and hs the whitening and
-	// Hessians of its last round, for a chain that another joins
+	// run is the chain's sampling state once its warmup's windows ended,
+	// and w and hs the whitening and Hessians of its last round, for a
+	// chain that another joins
 	// (sample_join.go); fits says that round's draws fit them (§13.17's
 	// checks, no divergence, no error).
 	run  *chainRun
@@ -237,15 +238,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 	defer prog.finish(slot)
 	defer func() {
 		if v := recover(); v != nil {
-			if c, ok := unwrapCancel(v); ok {
-				err = c.err
-				return
-			}
-			p := asPanic(v, "sgmcmc's own code (a bug: please report it with the stack)")
-			if p.Phase == "" {
-				p.Phase = phase
-			}
-			err = p
+			err = chainPanic(v, phase)
 		}
 	}()
 	e, err := newChainEnv(c, temperProblem(p, s.Temperature), d, src, dense)
@@ -348,6 +341,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Sam
 		w = e.withLowRank(w)
 	}
 	cr := &chainRun{e: e, ctx: ctx, c: c, s: s, m: m, r: r, pm: pm, multimodal: multimodal, dense: dense, prog: prog, slot: slot, at: at, setPhase: func(p string) { phase = p }}
+	out.run = cr
 	return cr.rounds(w, hs, &out)
 }
 

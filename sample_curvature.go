@@ -188,7 +188,7 @@ func (c *covariance) add(x []float64) {
 }
 
 // chainCovariance returns the dense covariance accumulator of draws
-// from, …, Len()−1 of c.
+// from, …, to−1 of c.
 func chainCovariance(c *Chain, from, to int) *covariance {
 	cv := newCovariance(c.Dim, true)
 	for i := from; i < to; i++ {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -82,21 +81,14 @@ func join(ctx context.Context, outs []chainOut, errs []error, m Model, s *Sample
 			movers = append(movers, c)
 		}
 	}
-	var wg sync.WaitGroup
-	for _, c := range movers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			// A chain whose new run ended before a draw keeps its old
-			// one (and §13.9's warning then says where it is).
-			if o, err := outs[c].run.join(&outs[donor], outs[c]); o.chain != nil {
-				outs[c], errs[c] = o, err
-			}
-		}()
-	}
-	wg.Wait()
+	eachBounded(len(movers), sem, func(k int) {
+		c := movers[k]
+		// A chain whose new run ended before a draw keeps its old one
+		// (and §13.9's warning then says where it is).
+		if o, err := outs[c].run.join(&outs[donor], outs[c]); o.chain != nil {
+			outs[c], errs[c] = o, err
+		}
+	})
 }
 
 // join samples the chain again in the donor's place, with the donor's
@@ -105,12 +97,7 @@ func (cr *chainRun) join(donor *chainOut, out chainOut) (res chainOut, err error
 	defer cr.prog.finish(cr.slot)
 	defer func() {
 		if v := recover(); v != nil {
-			res = out
-			if c, ok := unwrapCancel(v); ok {
-				err = c.err
-				return
-			}
-			err = asPanic(v, "sgmcmc's own code (a bug: please report it with the stack)")
+			res, err = out, chainPanic(v, "")
 		}
 	}()
 	e, da := cr.e, &donor.adapted
@@ -156,21 +143,17 @@ func laplaceMass(m Model, ch *Chain, t float64) (lp, mass float64) {
 }
 
 // disagree reports whether the first n draws of the chains use of outs
-// disagree as the summary's R̂ judges them (above 1.01 for some
+// disagree as the summary's R̂ judges them (above rhatLimit for some
 // parameter): chains that agree sampled one place, and none need join
 // another.
 func disagree(outs []chainOut, use []int, n int) bool {
-	xs := make([][]float64, len(use))
-	for k := range xs {
-		xs[k] = make([]float64, n)
-	}
+	cols, xs := make([][]float64, len(use)), make([][]float64, len(use))
 	for j := range outs[use[0]].chain.Dim {
 		for k, c := range use {
-			for i := range n {
-				xs[k][i] = outs[c].chain.At(i)[j]
-			}
+			cols[k] = outs[c].chain.Column(cols[k], j)
+			xs[k] = cols[k][:n]
 		}
-		if r, err := diagnostics.RHat(xs); !(err == nil && r <= 1.01) {
+		if r, err := diagnostics.RHat(xs); !(err == nil && r <= rhatLimit) {
 			return true
 		}
 	}

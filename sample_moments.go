@@ -102,7 +102,7 @@ func momentWarnings(m *SampleMoments, chains int) []string {
 			worstE = i
 		}
 	}
-	if r := m.RHat[worstR]; r > 1.01 {
+	if r := m.RHat[worstR]; r > rhatLimit {
 		out = append(out, fmt.Sprintf("R̂ = %.3f for theta.%d (above 1.01, from the running moments of every coordinate): the chains disagree; they have not converged or do not mix", r, worstR+1))
 	}
 	if e := m.ESS(worstE); !(e >= 100*float64(chains)) {

@@ -110,7 +110,7 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			out.chain = prev
 			return *out, err
 		}
-		out.run, out.w, out.hs, out.fits = cr, w, hs, false
+		out.w, out.hs, out.fits = w, hs, false
 		if round == 1 {
 			left = math.Max(roundBudget*float64(e.count-before), roundFloor)
 		} else {
@@ -213,9 +213,10 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 	return ess, ess < float64(draws)/roundESS, floats.Dot(cv.mean, cv.mean) > settledLimit(d), reach
 }
 
-// fromDraws returns the whitening of the covariance of the last half of a
-// round's draws th (in θ), centred at their mean, and the whitened
-// Hessians at roundHessians of them; false if either fails (a singular
+// fromDraws returns the whitening of the covariance of draws lo, …, n−1
+// of a round's draws th (in θ: the last half, or those before its first
+// divergence), centred at their mean, and the whitened Hessians at
+// roundHessians of them and the roundHessians farthest from their mean; false if either fails (a singular
 // covariance, a non-finite gradient), when the chain keeps its draws.
 func (e *chainEnv) fromDraws(th *Chain, lo, n int) (*whitening, []sym, bool) {
 	cv := chainCovariance(th, lo, n)

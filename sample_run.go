@@ -155,13 +155,12 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	}
 	a.Thin = thin
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
-	if err := costBound(a, r, s, e.model != nil); err != nil {
+	steps, perStep := runCost(a, s, e.model != nil)
+	if err := costBound(a, r, s, steps, perStep); err != nil {
 		return nil, nil, nil, err
 	}
-	if cr.allow > 0 {
-		if steps, per := runCost(a, s, e.model != nil); steps*per > cr.allow {
-			return nil, nil, nil, roundCost(steps * per)
-		}
+	if cr.allow > 0 && steps*perStep > cr.allow {
+		return nil, nil, nil, roundCost(steps * perStep)
 	}
 	cr.setPhase("sampling")
 	e.warm = false

@@ -158,11 +158,11 @@ func checkSampleMemory(d int, s *SampleSettings) error {
 const defaultMaxGradEvals = 5e8
 
 // costBound returns an error if the chain's sampling run, as adapted,
-// would need more gradient evaluations than s.MaxGradEvals: the steps
+// would need more gradient evaluations than s.MaxGradEvals: its steps
 // (burn-in and draws × thinning) times the evaluations per step (the
 // batch, twice it for a control variate; one call of a Problem's
-// Gradient).
-func costBound(a *Adapted, r MethodRules, s *SampleSettings, model bool) error {
+// Gradient), as runCost gives them.
+func costBound(a *Adapted, r MethodRules, s *SampleSettings, steps, perStep float64) error {
 	budget := float64(s.MaxGradEvals)
 	switch {
 	case s.MaxGradEvals < 0:
@@ -170,7 +170,6 @@ func costBound(a *Adapted, r MethodRules, s *SampleSettings, model bool) error {
 	case s.MaxGradEvals == 0:
 		budget = defaultMaxGradEvals
 	}
-	steps, perStep := runCost(a, s, model)
 	_, replicas := a.Method.(potentialMethod)
 	if steps*perStep <= budget {
 		return nil
