@@ -171,7 +171,7 @@ func sampleWarnings(r *Result, s *SampleSettings, chains int) []string {
 		}
 	}
 	if p := r.Summary[worstR]; !(p.RHat <= rhatLimit) {
-		w = append(w, fmt.Sprintf("R̂ = %.3f for %s (above 1.01): the chains disagree; they have not converged or do not mix", p.RHat, p.Name))
+		w = append(w, fmt.Sprintf("R̂ = %.3f for %s (above %.2f): the chains disagree; they have not converged or do not mix", p.RHat, p.Name, rhatLimit))
 	}
 	if p := r.Summary[worstE]; !(p.ESSBulk >= 100*float64(chains)) {
 		w = append(w, fmt.Sprintf("bulk ESS = %.0f for %s (below 100 per chain): too few effective draws for reliable estimates; run longer", p.ESSBulk, p.Name))

@@ -103,7 +103,7 @@ func momentWarnings(m *SampleMoments, chains int) []string {
 		}
 	}
 	if r := m.RHat[worstR]; r > rhatLimit {
-		out = append(out, fmt.Sprintf("R̂ = %.3f for theta.%d (above 1.01, from the running moments of every coordinate): the chains disagree; they have not converged or do not mix", r, worstR+1))
+		out = append(out, fmt.Sprintf("R̂ = %.3f for theta.%d (above %.2f, from the running moments of every coordinate): the chains disagree; they have not converged or do not mix", r, worstR+1, rhatLimit))
 	}
 	if e := m.ESS(worstE); !(e >= 100*float64(chains)) {
 		out = append(out, fmt.Sprintf("effective size %.0f for theta.%d (below 100 per chain, from the batch means of every coordinate): too few effective draws for reliable estimates; run longer", e, worstE+1))
