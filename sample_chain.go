@@ -14,7 +14,11 @@ import (
 type chainOut struct {
 	// settled is where the chain's warmup found its mode, in θ (nil when
 	// it has no full-data mode estimate: sample_modes.go).
-	settled          []float64
+	settled []float64
+	// warmup is the warmup's adaptation when a pilot run replaced its
+	// whitening (sample_rounds.go), nil otherwise: the settling points
+	// are compared in the whitening of the warmup that found them.
+	warmup           *Adapted
 	chain            *Chain
 	moments          *chainMoments // above DenseMax
 	adapted          Adapted

@@ -159,6 +159,9 @@ func warmupModeWarning(outs []chainOut, ids []int, m Model) []string {
 	z, zk := make([]float64, d), make([]float64, d)
 	dist := func(k, l int) float64 {
 		a := &outs[cs[k]].adapted
+		if w := outs[cs[k]].warmup; w != nil {
+			a = w
+		}
 		aff, err := a.Affine(GradFunc(func([]float64, []float64) {}))
 		if err != nil {
 			return 0

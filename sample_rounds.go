@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -69,6 +70,12 @@ const (
 	roundFloor  = 1e6
 	// defaultRounds is SampleSettings.Rounds' zero value.
 	defaultRounds = 3
+	// A first-order method's pilot run (pilot, doc/equations.md §13.19)
+	// draws 2·roundDrawsPerDim·d, when that is at most Draws/pilotShare;
+	// its draws' whitening replaces warmup's when the λ̂ they give is at
+	// least pilotGain times smaller.
+	pilotShare = 2
+	pilotGain  = 4
 )
 
 // rounds runs the chain's sampling rounds from the warmup's whitening w
@@ -80,16 +87,35 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 	minThin := 0
 	var left float64     // evaluations left for later rounds
 	var lastReach string // the last round's spread check, if it failed
+	piloted := false
+	if n := 2 * roundDrawsPerDim * e.d; !cr.r.Momentum && cr.dense && !cr.multimodal && s.Rounds > 1 && pilotShare*n <= s.Draws {
+		th, z, runErr, err := cr.once(w, hs, out, nil, 0, n)
+		if err != nil || runErr != nil {
+			out.chain = th
+			if err == nil {
+				out.adapted.Rounds = 1
+			}
+			return *out, cmp.Or(err, runErr)
+		}
+		if nw, nhs := cr.pilot(w, hs, th, z, out.adapted.LambdaMax); nw != w {
+			warm := out.adapted
+			w, hs, out.warmup = nw, nhs, &warm
+		}
+		prev, resume, piloted = th, append([]float64(nil), th.At(th.Len()-1)...), true
+		out.chain = th
+	}
 	for round := 1; ; round++ {
 		kept, keptWarm := out.adapted, out.warmEvals
-		if round > 1 {
+		if round > 1 || piloted {
 			// A round's own sampler stream, so that Adapted rebuilds it.
 			out.adapted.SamplerSeed = [2]uint64{e.rng.Uint64(), e.rng.Uint64()}
 			e.warm = true
+		}
+		if round > 1 {
 			cr.allow = left
 		}
 		before := e.count
-		th, z, runErr, err := cr.once(w, hs, out, resume, minThin)
+		th, z, runErr, err := cr.once(w, hs, out, resume, minThin, s.Draws)
 		var rc roundCost
 		if errors.As(err, &rc) {
 			hint := "reparametrise (a posterior whose curvature varies less over its typical set)"
@@ -117,6 +143,9 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			left -= float64(e.count - before)
 		}
 		out.adapted.Rounds = round
+		if piloted {
+			out.adapted.Rounds++
+		}
 		if th != nil && (prev == nil || th.Len() >= prev.Len()) {
 			out.chain = th
 		}
@@ -171,6 +200,49 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 	}
 }
 
+// pilot returns the whitening and Hessians a first-order method's full
+// run samples with after its pilot run (doc/equations.md §13.19): those of
+// the pilot's draws th (z in the pilot's whitening w) as fromDraws gives
+// them, from their last half or those before the first divergence, when
+// there are at least roundDrawsPerDim per parameter, the draws are not
+// slow (drawsFit) and the new Hessians' largest eigenvalue is below
+// lam/pilotGain, where lam is the pilot's λ̂; else w and hs. A
+// first-order method's steps between independent draws grow as λ̂ (a
+// momentum method's as √λ̂): a warmup that ended in a stiff corner of the
+// posterior (on the drive HMM, one chain's λ̂ 61 where its draws'
+// Hessians reach 3.9) costs it 15 times the steps for every draw, and its
+// draws, which fit, would never have re-adapted.
+func (cr *chainRun) pilot(w *whitening, hs []sym, th, z *Chain, lam float64) (*whitening, []sym) {
+	e := cr.e
+	lo, hi := z.Len()/2, z.Len()
+	if z.Divergences > 0 {
+		lo, hi = 0, slices.Index(z.Divergent, true)
+	}
+	if hi-lo < roundDrawsPerDim*e.d {
+		return w, hs
+	}
+	_, slow, off, reach := drawsFit(z, z.Len())
+	if slow || off || reach != "" {
+		return w, hs
+	}
+	nw, nhs, ok := e.fromDraws(th, lo, hi)
+	if !ok {
+		return w, hs
+	}
+	var top float64
+	for _, h := range nhs {
+		vals, _, ok := symEigen(h.m)
+		if !ok {
+			return w, hs
+		}
+		top = math.Max(top, vals[e.d-1])
+	}
+	if top > 0 && pilotGain*top < lam {
+		return nw, nhs
+	}
+	return w, hs
+}
+
 // reachWarning adds the warning of a chain whose draws after rounds
 // sampling rounds (0: before any re-adaptation could run) still fail the
 // spread check (reach), with why no further round ran and a hint.
@@ -216,9 +288,8 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 // fromDraws returns the whitening of the covariance of draws lo, …, n−1
 // of a round's draws th (in θ: the last half, or those before its first
 // divergence), centred at their mean, and the whitened Hessians at
-// roundHessians of them and the roundHessians farthest from their mean;
-// false if either fails (a singular covariance, a non-finite gradient),
-// when the chain keeps its draws.
+// roundHessians of them and the roundHessians farthest from their mean; false if either fails (a singular
+// covariance, a non-finite gradient), when the chain keeps its draws.
 func (e *chainEnv) fromDraws(th *Chain, lo, n int) (*whitening, []sym, bool) {
 	cv := chainCovariance(th, lo, n)
 	w, err := fromCov(cv.mean, cv.cov())

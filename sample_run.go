@@ -38,10 +38,10 @@ type chainRun struct {
 
 // once adapts phases 3–5 to the whitening w and its Hessians hs and runs
 // the frozen sampler from resume (θ; nil: the centre jittered by
-// StartScale) with thinning at least minThin. It returns the draws in θ
+// StartScale) with thinning at least minThin for draws draws. It returns the draws in θ
 // and in its whitened coordinates z (the same chain above DenseMax), and
 // the run's error, or an error that ends the chain before any draw.
-func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64, minThin int) (th, z *Chain, runErr, err error) {
+func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64, minThin, draws int) (th, z *Chain, runErr, err error) {
 	e, ctx, s, m, r, pm, multimodal, dense := cr.e, cr.ctx, cr.s, cr.m, cr.r, cr.pm, cr.multimodal, cr.dense
 	d := e.d
 	a := &out.adapted
@@ -164,8 +164,8 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	}
 	cr.setPhase("sampling")
 	e.warm = false
-	cb := cr.prog.sampling(cr.slot, a.BurnIn+s.Draws*thin, s.Callback)
-	ro := RunOptions{Draws: s.Draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: cb}
+	cb := cr.prog.sampling(cr.slot, a.BurnIn+draws*thin, s.Callback)
+	ro := RunOptions{Draws: draws, Thin: thin, BurnIn: a.BurnIn, Schedule: Constant(a.Eps), Callback: cb}
 	var zc *Chain
 	if dense {
 		zc, runErr = Run(ctx, smp, ro)
@@ -176,7 +176,7 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 		if s.ChainIDs != nil {
 			k = len(s.ChainIDs)
 		}
-		zc, out.moments, runErr = runLarge(ctx, smp, aff, ro, keptCoords(d, k, s.Draws, s.DrawsMemory))
+		zc, out.moments, runErr = runLarge(ctx, smp, aff, ro, keptCoords(d, k, draws, s.DrawsMemory))
 	}
 	out.evals = e.count
 	if rs, ok := smp.(*replicaSampler); ok {
@@ -188,7 +188,7 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 		cr.prog.ran(cr.slot, zc.Steps)
 	}
 	if runErr == nil {
-		runErr = stopCause(zc, s.Draws, a.BurnIn)
+		runErr = stopCause(zc, draws, a.BurnIn)
 	}
 	var se *StepError
 	if errors.As(runErr, &se) && se.Err == ErrNonFiniteGradient {

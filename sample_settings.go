@@ -74,8 +74,10 @@ type SampleSettings struct {
 	// counting as warmup (doc/equations.md §13.17; sample_rounds.go gives
 	// the checks); and a chain that sampled a place of negligible
 	// posterior mass joins the heaviest chain's place (§13.18,
-	// Adapted.Joined). 1 turns both off; above DenseMax a chain makes one
-	// run. Zero means 3.
+	// Adapted.Joined). A first-order method's chain (SGLD, pSGLD, HAMCMC)
+	// first makes a short pilot run that does not count here (§13.19). 1
+	// turns all three off; above DenseMax a chain makes one run. Zero
+	// means 3.
 	Rounds int
 	// Callback, if not nil, is called after every sampling step of every
 	// chain, concurrently from the chains' goroutines (Progress is safe).
@@ -190,8 +192,9 @@ type Adapted struct {
 	// warmup made to find Center.
 	SetupPasses int
 	// Rounds is the number of sampling runs the chain made
-	// (SampleSettings.Rounds): the draws and the adaptation above are the
-	// last run's; the earlier ones counted as warmup.
+	// (SampleSettings.Rounds), a first-order method's pilot run included
+	// (doc/equations.md §13.19): the draws and the adaptation above are
+	// the last run's; the earlier ones counted as warmup.
 	Rounds int
 	// Joined says that the chain had settled in a place of negligible
 	// posterior mass and sampled again in the heaviest place the chains

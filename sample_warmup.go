@@ -40,7 +40,9 @@ import (
 //     in sample_method.go): from the predicted autocorrelation time.
 //  6. Rounds (sample_rounds.go, doc/equations.md §13.17): a chain whose
 //     draws do not fit its preconditioner re-adapts phases 3–5 from them
-//     and samples again.
+//     and samples again; a first-order method's chain first makes a
+//     short pilot run, whose draws replace warmup's whitening when they
+//     allow a much larger step (§13.19).
 //
 // The numerical pieces (finite-difference Hessians, power iteration,
 // covariance) are in sample_curvature.go; each Method's own rules in its

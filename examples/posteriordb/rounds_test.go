@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/sgmcmc-go/sgmcmc"
@@ -48,33 +49,71 @@ func TestRoundsGP(t *testing.T) {
 			continue
 		}
 		rebuilt = true
-		g, err := a.NewGradient(tg.Model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		aff, err := sgmcmc.NewAffine(g, a.Shift, a.Lower, a.Diag)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := a.NewSampler(aff)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zc, err := sgmcmc.Run(context.Background(), s, sgmcmc.RunOptions{Draws: tg.Draws, Thin: a.Thin, BurnIn: a.BurnIn, Schedule: sgmcmc.Constant(a.Eps)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		th := make([]float64, len(a.Shift))
-		for i := range zc.Len() {
-			aff.ToTheta(th, zc.At(i))
-			for j, v := range th {
-				if want := res.Chains[c].At(i)[j]; v != want {
-					t.Fatalf("chain %d (round %d) draw %d coordinate %d: rebuilt %v, Sample %v", c, a.Rounds, i, j, v, want)
-				}
-			}
-		}
+		checkRebuilt(t, tg, a, res.Chains[c], fmt.Sprintf("chain %d (round %d)", c, a.Rounds))
 	}
 	if !rebuilt {
 		t.Error("no chain ran a second round")
+	}
+}
+
+// TestPilotDrive: on the drive HMM, chain 1 of seed 1 ends its warmup
+// where the posterior is stiff (λ̂ 61 in its whitening, where its own draws'
+// Hessians reach 4–5). A first-order method pays that λ̂ in every step
+// between independent draws; its pilot run (doc/equations.md §13.19)
+// re-measures λ̂ at its draws and samples with their whitening. The chain
+// is rebuilt from its Adapted bit for bit.
+func TestPilotDrive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a Sample run of a few seconds; skipped under -short")
+	}
+	tg := loadTarget(t, "bball_drive_event_0-hmm_drive_0")
+	p := sgmcmc.Problem{Model: tg.Model, Names: tg.UNames}
+	const draws = 240 // the pilot's 2·10·d = 120 draws are at most half of them
+	set := func(rounds, draws int) *sgmcmc.SampleSettings {
+		return &sgmcmc.SampleSettings{Chains: numChains, ChainIDs: []int{1}, Draws: draws, Seed: 1, Rounds: rounds}
+	}
+	one, err := sgmcmc.Sample(context.Background(), p, tg.Start, set(1, 10), sgmcmc.SGLDMethod{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sgmcmc.Sample(context.Background(), p, tg.Start, set(0, draws), sgmcmc.SGLDMethod{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, a := one.Adapted[0].LambdaMax, res.Adapted[0]
+	if a.Rounds < 2 || !(a.LambdaMax < warm/4) {
+		t.Fatalf("rounds %d, λ̂ %.3g after the pilot, %.3g from warmup: want a pilot and a λ̂ at least 4 times smaller", a.Rounds, a.LambdaMax, warm)
+	}
+	checkRebuilt(t, tg, a, res.Chains[0], "chain 1")
+}
+
+// checkRebuilt checks that a chain's draws are those of a sampler rebuilt
+// from its Adapted, bit for bit.
+func checkRebuilt(t *testing.T, tg *Target, a sgmcmc.Adapted, ch *sgmcmc.Chain, what string) {
+	t.Helper()
+	g, err := a.NewGradient(tg.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aff, err := sgmcmc.NewAffine(g, a.Shift, a.Lower, a.Diag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.NewSampler(aff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zc, err := sgmcmc.Run(context.Background(), s, sgmcmc.RunOptions{Draws: ch.Len(), Thin: a.Thin, BurnIn: a.BurnIn, Schedule: sgmcmc.Constant(a.Eps)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := make([]float64, len(a.Shift))
+	for i := range zc.Len() {
+		aff.ToTheta(th, zc.At(i))
+		for j, v := range th {
+			if want := ch.At(i)[j]; v != want {
+				t.Fatalf("%s: draw %d coordinate %d: rebuilt %v, Sample %v", what, i, j, v, want)
+			}
+		}
 	}
 }
