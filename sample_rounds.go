@@ -288,8 +288,9 @@ func drawsFit(z *Chain, draws int) (ess float64, slow, off bool, reach string) {
 // fromDraws returns the whitening of the covariance of draws lo, …, n−1
 // of a round's draws th (in θ: the last half, or those before its first
 // divergence), centred at their mean, and the whitened Hessians at
-// roundHessians of them and the roundHessians farthest from their mean; false if either fails (a singular
-// covariance, a non-finite gradient), when the chain keeps its draws.
+// roundHessians of them and the roundHessians farthest from their mean;
+// false if either fails (a singular covariance, a non-finite gradient),
+// when the chain keeps its draws.
 func (e *chainEnv) fromDraws(th *Chain, lo, n int) (*whitening, []sym, bool) {
 	cv := chainCovariance(th, lo, n)
 	w, err := fromCov(cv.mean, cv.cov())

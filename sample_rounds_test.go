@@ -7,6 +7,7 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,18 @@ func TestRoundBudget(t *testing.T) {
 		t.Errorf("the budget stopped no round (later rounds %.3g evaluations; warnings %q)", extra, all.Warnings)
 	}
 	t.Logf("first round %.3g evaluations, later rounds %.3g, %d rounds, warnings %q", first, extra, all.Adapted[0].Rounds, all.Warnings)
+
+	// A MaxGradEvals that allows the kept round but not the refused one
+	// refuses that round as the rounds' budget does: the chain keeps its
+	// round, the same draws, no error (it was the cost-bound error).
+	kept := all.GradEvals - all.WarmupGradEvals
+	res, err := Sample(t.Context(), Problem{Gradient: funnelGradient}, make([]float64, d), &SampleSettings{Chains: 1, Draws: 1000, Seed: 2, MaxGradEvals: kept + kept/100}, SGLDMethod{})
+	if err != nil {
+		t.Fatalf("MaxGradEvals %d (the kept round's %d evaluations and 1 %%): %v", kept+kept/100, kept, err)
+	}
+	if !slices.Equal(res.Chains[0].At(res.Chains[0].Len()-1), all.Chains[0].At(all.Chains[0].Len()-1)) || !slices.Equal(res.Warnings, all.Warnings) {
+		t.Errorf("under MaxGradEvals %d the chain or warnings differ: %q, want %q", kept+kept/100, res.Warnings, all.Warnings)
+	}
 }
 
 // panicLogLik is testModel whose log density panics.

@@ -38,9 +38,10 @@ type chainRun struct {
 
 // once adapts phases 3–5 to the whitening w and its Hessians hs and runs
 // the frozen sampler from resume (θ; nil: the centre jittered by
-// StartScale) with thinning at least minThin for draws draws. It returns the draws in θ
-// and in its whitened coordinates z (the same chain above DenseMax), and
-// the run's error, or an error that ends the chain before any draw.
+// StartScale) for draws draws with thinning at least minThin. It returns
+// the draws in θ and in its whitened coordinates z (the same chain above
+// DenseMax), and the run's error, or an error that ends the chain before
+// any draw.
 func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64, minThin, draws int) (th, z *Chain, runErr, err error) {
 	e, ctx, s, m, r, pm, multimodal, dense := cr.e, cr.ctx, cr.s, cr.m, cr.r, cr.pm, cr.multimodal, cr.dense
 	d := e.d
@@ -156,11 +157,13 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	a.Thin = thin
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
 	steps, perStep := runCost(a, s, e.model != nil)
-	if err := costBound(a, r, s, steps, perStep); err != nil {
-		return nil, nil, nil, err
-	}
+	// A later round past what the rounds may cost is not made, whatever
+	// the budget: the chain keeps the round it has (sample_rounds.go).
 	if cr.allow > 0 && steps*perStep > cr.allow {
 		return nil, nil, nil, roundCost(steps * perStep)
+	}
+	if err := costBound(a, r, s, steps, perStep); err != nil {
+		return nil, nil, nil, err
 	}
 	cr.setPhase("sampling")
 	e.warm = false
