@@ -200,12 +200,15 @@ func TestSamplerDigests(t *testing.T) {
 // HAMCMC, pSGLD) changed with their pilot run (sample_rounds.go,
 // doc/equations.md §13.19): each chain first draws 2·10·d draws, which
 // count as warmup, and the full run has its own sampler stream; they were
-// f40f5b7a71cfa97b, c1fc17254942b9e0 and d4ae1f2e45fd6a08.
+// f40f5b7a71cfa97b, c1fc17254942b9e0 and d4ae1f2e45fd6a08. HAMCMC's
+// changed again when Sample's HAMCMC came to accept only curvature pairs
+// as stiff as γ (HAMCMCMethod.MinPairCurvature 1; it was 16c5407836dca2cf
+// with 0.2).
 var sampleCVDigests = map[string]string{
 	"SGLD":   "b4d5c242ac85c458",
 	"SGHMC":  "ee48f08ffec38bc6",
 	"SGNHT":  "ddd6363f4656e660",
-	"HAMCMC": "16c5407836dca2cf",
+	"HAMCMC": "f432b63de9d8b0ea",
 	"pSGLD":  "4c66068a27e91ea9",
 }
 
@@ -222,12 +225,13 @@ var sampleCVDigests = map[string]string{
 // Hessians and noise probe count in the warmup's evaluations. The
 // first-order methods' changed again with their pilot run (see
 // sampleCVDigests); they were cb32999c3fe8b4b0, 607e6647174e3b87 and
-// a0dadfce4fd855fc.
+// a0dadfce4fd855fc. HAMCMC's changed again with MinPairCurvature 1 (it
+// was 168aed24df224fff).
 var sampleDigests = map[string]string{
 	"SGLD":   "264aca6e50255de6",
 	"SGHMC":  "dceec49fad1f6114",
 	"SGNHT":  "2a0510d4900ccc5b",
-	"HAMCMC": "168aed24df224fff",
+	"HAMCMC": "8a2666e197b8a552",
 	"pSGLD":  "982f87a4078fee3a",
 }
 

@@ -21,7 +21,15 @@ type HAMCMCMethod struct {
 	Gamma float64
 	// MinPairCurvature rejects curvature pairs flatter than it, relative
 	// to the adapted curvature 1/γ (HAMCMCSettings.MinPairCurvature).
-	// Zero means 0.2.
+	// Zero means 1: the L-BFGS inverse Hessian then shortens the step
+	// along stiff pairs but never lengthens it beyond γ, so that the step
+	// ε = c/λ̂, which warmup made stable at the stiffest curvature it met,
+	// stays stable where the chain meets curvature its pairs did not
+	// (doc/equations.md §13.19). Below 1 a flat pair multiplies the step
+	// by up to 1/MinPairCurvature along it: on the drive HMM, with 0.2,
+	// one chain's steps carried it into the collapsed mode, where it
+	// diverged. The thinning does not count on longer steps either
+	// (AutocorrTime).
 	MinPairCurvature float64
 }
 
@@ -36,7 +44,7 @@ func (m HAMCMCMethod) Rules() MethodRules {
 // NewSampler returns NewHAMCMC on g with M, Gamma and MinPairCurvature.
 func (m HAMCMCMethod) NewSampler(g Gradient, z0 []float64, src rand.Source, _ *Adapted) (Sampler, error) {
 	return NewHAMCMC(g, z0, src, &HAMCMCSettings{M: m.memory(), Gamma: orDefault(m.Gamma, 1),
-		MinPairCurvature: orDefault(m.MinPairCurvature, 0.2)})
+		MinPairCurvature: orDefault(m.MinPairCurvature, 1)})
 }
 
 // AutocorrTime is M times SGLD's at the same step: each subchain moves

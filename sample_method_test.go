@@ -68,7 +68,7 @@ func TestSampleMethodConfig(t *testing.T) {
 	m := newLinReg(300, 2, 1, 5)
 	run := func(meth Method) Adapted {
 		t.Helper()
-		res, err := Sample(context.Background(), Problem{Model: m}, []float64{0.5, -0.5}, &SampleSettings{Seed: 3, Chains: 1, Draws: 50, BatchSize: 100}, meth)
+		res, err := Sample(context.Background(), Problem{Model: m}, []float64{0.5, -0.5}, &SampleSettings{Seed: 3, Chains: 1, Draws: 50, BatchSize: 100, Rounds: 1}, meth)
 		if err != nil {
 			t.Fatalf("%#v: %v", meth, err)
 		}
@@ -83,7 +83,7 @@ func TestSampleMethodConfig(t *testing.T) {
 		{SGHMCMethod{Integrator: Sweep{}}, SGHMCMethod{StepConstant: 0.3, MinFriction: 1, Integrator: Sweep{}}, SGHMCMethod{StepConstant: 0.15, Integrator: Sweep{}}, 0.5},
 		{SGNHTMethod{}, SGNHTMethod{StepConstant: 0.5, MinA: 0.5, Integrator: BADODAB{}}, SGNHTMethod{StepConstant: 0.25}, 0.5},
 		{SGNHTMethod{Integrator: Sweep{}}, SGNHTMethod{StepConstant: 0.1, MinA: 0.5, Integrator: Sweep{}}, SGNHTMethod{StepConstant: 0.05, Integrator: Sweep{}}, 0.5},
-		{HAMCMCMethod{}, HAMCMCMethod{StepConstant: 0.1, M: 2, Gamma: 1, MinPairCurvature: 0.2}, HAMCMCMethod{StepConstant: 0.05}, 0.5},
+		{HAMCMCMethod{}, HAMCMCMethod{StepConstant: 0.1, M: 2, Gamma: 1, MinPairCurvature: 1}, HAMCMCMethod{StepConstant: 0.05}, 0.5},
 		{PSGLDMethod{}, PSGLDMethod{StepConstant: 0.1, Lambda: 1e-12, AdaptSteps: 200}, PSGLDMethod{StepConstant: 0.05}, 0.5},
 	} {
 		a0, a1, a2 := run(c.zero), run(c.spelled), run(c.half)
