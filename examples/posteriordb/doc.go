@@ -163,31 +163,31 @@
 // windows. The development target hmm, which failed the same way before
 // that fallback, now runs: every method within 0.04 sd and 3 % there.
 //
-// The development set now (sampling rounds and chains joining the
-// heaviest place, doc/equations.md §13.17–§13.18; -set dev -seeds 1,2,3,4
-// -cell-time 2m on two cores, 924 s of cells): of 152 rows, 131 meet the
-// goal, one of them with a warning (hier_ncp/HAMCMC, one divergent
-// transition); none of the 21 that miss it is without a warning or an
-// error. The default method meets it without a warning on every seed of
-// every target but the two excused funnels, hier_cp and funnel10, which
-// warn or stop with an error on every seed. First-order methods on the two
-// hard targets do not finish: SGLD on gp_pois_regr and HAMCMC and pSGLD on
-// the drive HMM reach the cell limit (pSGLD there with ESS 1,097 and the
-// right moments), and HAMCMC and pSGLD on gp_pois_regr are refused by the
-// cost bound (5.4·10⁸ and 4.6·10¹⁰ evaluations a chain): their steps are
+// The development set now (sampling rounds, chains joining the heaviest
+// place, first-order methods' pilot runs, doc/equations.md §13.17–§13.19;
+// -set dev -seeds 1,2,3,4 on two cores, 949 s of cells): of 152 rows, 133
+// meet the goal, none with a warning; none of the 19 that miss it is
+// without a warning or an error. The default method meets it without a
+// warning on every seed of every target but the two excused funnels,
+// hier_cp and funnel10, which warn or stop with an error on every seed.
+// Every method meets it on the drive HMM (SGLD 19 s, pSGLD 50 s, HAMCMC
+// 77–82 s). Only first-order methods on gp_pois_regr fail the development
+// goal: SGLD reaches the cell limit (R̂ 1.51, ESS 8, warned), and HAMCMC
+// and pSGLD are refused by the cost bound (5.4·10⁸ and 4.6·10¹⁰
+// evaluations a chain; pSGLD's error comes after 124 s). Their steps are
 // set by the largest curvature, and they need the square of a momentum
-// method's steps between independent draws (gp_pois_regr's Hessian at the
+// method's steps between independent draws: gp_pois_regr's Hessian at the
 // mode, whitened by the reference covariance, has eigenvalues 0.18–133;
 // over 400 posterior draws its largest eigenvalue in that whitening is
-// 15–1,040, median 40 and 99th percentile 484, its smallest −15 to 0.9, so
-// even that perfect constant preconditioner leaves a first-order method
+// 15–1,040, median 40 and 99th percentile 484, its smallest −15 to 0.9,
+// so even that perfect constant preconditioner leaves a first-order method
 // about 2·10⁴ steps between independent draws: some 4·10⁷ gradients for
-// the development goal, several CPU minutes).
-// SGLD on the drive HMM meets the goal in 67 s. Given 12 minutes, SGLD on
-// gp_pois_regr (seed 1) still misses (R̂ 1.61, ESS 7): one chain's warmup
-// left it a step so small that it drew 124 of its 1,000 draws, and the
-// other three finished a first round whose draws spread 52–146 times the
-// variance their preconditioner assumed, with a second round projected
+// the development goal, about 6 CPU minutes at its 9 µs a gradient,
+// against the 4 a two-minute cell has on two cores. Given 12 minutes,
+// SGLD on gp_pois_regr (seed 1) still missed (R̂ 1.61, ESS 7): one chain's
+// warmup left it a step so small that it drew 124 of its 1,000 draws, and
+// the other three finished a first round whose draws spread 52–146 times
+// the variance their preconditioner assumed, with a second round projected
 // past what the rounds may cost.
 //
 // On the development set, with the Sample of the tree when the set was
