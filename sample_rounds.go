@@ -202,14 +202,14 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 
 // pilot returns the whitening and Hessians a first-order method's full
 // run samples with after its pilot run (doc/equations.md §13.19): those of
-// the pilot's draws th (z in the pilot's whitening w) as fromDraws gives
+// the pilot's draws th (z in warmup's whitening w) as fromDraws gives
 // them, from their last half or those before the first divergence, when
-// there are at least roundDrawsPerDim per parameter, the draws are not
-// slow (drawsFit) and the new Hessians' largest eigenvalue is below
-// lam/pilotGain, where lam is the pilot's λ̂; else w and hs. A
-// first-order method's steps between independent draws grow as λ̂ (a
-// momentum method's as √λ̂): a warmup that ended in a stiff corner of the
-// posterior (on the drive HMM, one chain's λ̂ 61 where its draws'
+// there are at least roundDrawsPerDim per parameter, the draws fit w (none
+// of drawsFit's checks fires) and the new Hessians' largest eigenvalue is
+// positive and below lam/pilotGain, where lam is warmup's λ̂; else w and
+// hs. A first-order method's steps between independent draws grow as λ̂
+// (a momentum method's as √λ̂): a warmup that ended in a stiff corner of
+// the posterior (on the drive HMM, one chain's λ̂ 61 where its draws'
 // Hessians reach 3.9) costs it 15 times the steps for every draw, and its
 // draws, which fit, would never have re-adapted.
 func (cr *chainRun) pilot(w *whitening, hs []sym, th, z *Chain, lam float64) (*whitening, []sym) {

@@ -156,6 +156,8 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	}
 	a.Thin = thin
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
+	// The full run's cost (Draws draws), also for a pilot run: a run the
+	// budget cannot afford stops before its pilot is spent.
 	steps, perStep := runCost(a, s, e.model != nil)
 	// A later round past what the rounds may cost is not made, whatever
 	// the budget: the chain keeps the round it has (sample_rounds.go).
