@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -462,15 +460,11 @@ func wantNil(x []float64) error {
 // logged (go test -v -run TestBadInputCatalogue).
 func TestBadInputCatalogue(t *testing.T) {
 	t.Parallel()
-	cases := append(badInputCases(), sampleBadCases()...)
+	cases := badInputCases()
 	counts := map[string]int{}
 	for _, c := range cases {
 		counts[c.outcome()]++
 		t.Run(subtestName(c.name), func(t *testing.T) {
-			if c.child {
-				runInChild(t, c.name)
-				return
-			}
 			c.check(t)
 		})
 	}
@@ -526,44 +520,4 @@ func (c badCase) check(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "sgmcmc: ") {
 		t.Errorf("message %q does not start with \"sgmcmc: \"", err)
 	}
-}
-
-// badInputChildEnv names the case a child process runs (runInChild).
-const badInputChildEnv = "SGMCMC_BADINPUT_CASE"
-
-// runInChild runs the case in a child process of the test binary, so that
-// a panic on a goroutine of the library's, which no recover in the test
-// can catch, fails this case instead of killing every test.
-func runInChild(t *testing.T, name string) {
-	if testing.Short() && raceEnabled {
-		t.Skip("child processes under -race -short: covered by the plain run")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBadInputChildProcess$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), badInputChildEnv+"="+name)
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "case ran: ") {
-		t.Fatalf("in a child process: %v\n%s", err, out)
-	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if strings.Contains(l, "badinput_test.go") {
-			t.Log(strings.TrimSpace(l))
-		}
-	}
-}
-
-// TestBadInputChildProcess runs the one case named by badInputChildEnv; it
-// does nothing in a normal run.
-func TestBadInputChildProcess(t *testing.T) {
-	name := os.Getenv(badInputChildEnv)
-	if name == "" {
-		t.Skip("runs only as the child of a bad-input case")
-	}
-	for _, c := range sampleBadCases() {
-		if c.name == name {
-			c.check(t)
-			fmt.Println("case ran: " + name)
-			return
-		}
-	}
-	t.Fatalf("no case %q", name)
 }

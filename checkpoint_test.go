@@ -18,26 +18,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// ckModel: θ ∈ R³, prior N(0, 4I), x_i ~ N(Aθ-ish) — a Gaussian model with
-// per-datum gradients that differ, so that minibatches and the noise
-// estimate matter. N = 40.
-type ckModel struct{}
-
-func (ckModel) Dim() int { return 3 }
-func (ckModel) Len() int { return 40 }
-func (ckModel) LogPriorGrad(dst, th []float64) {
-	for j, x := range th {
-		dst[j] -= x / 4
-	}
-}
-func (ckModel) LogLikGrad(dst, th []float64, i int, scale float64) {
-	f := float64(i)/20 - 1
-	for j, x := range th {
-		c := f * float64(j+1) / 3
-		dst[j] += scale * (c - x) / 10
-	}
-}
-
 // ckState is what a checkpoint covers: a sampler or a gradient or shape
 // source.
 type ckState interface {

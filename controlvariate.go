@@ -6,6 +6,8 @@ package sgmcmc
 
 import (
 	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
 )
 
 // ControlVariateSettings configures NewControlVariate. The zero value (or
@@ -60,7 +62,7 @@ type ControlVariate struct {
 	every  int
 	calls  int // calls of Grad so far
 	passes int // full passes made
-	pass   *fullPass
+	pass   *fullpass.Pass
 	gi     []float64
 }
 
@@ -105,10 +107,10 @@ func NewControlVariate(m Model, center []float64, n int, replace bool, src rand.
 // recenter moves the centre to theta by a full pass.
 func (c *ControlVariate) recenter(theta []float64) {
 	if c.pass == nil {
-		c.pass = newFullPass(c.mb.model)
+		c.pass = fullpass.New(c.mb.model)
 	}
 	copy(c.center, theta)
-	c.pass.grad(c.cgrad, c.center)
+	c.pass.Grad(c.cgrad, c.center)
 	c.passes++
 }
 

@@ -10,80 +10,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
 )
-
-// logitModel is a Bayesian logistic regression, y_i ~ Bernoulli(σ(x_iᵀθ)),
-// θ ~ N(0, 10² I), on simulated rows: a posterior that is not Gaussian, so
-// that the control variate's differences are not exactly linear.
-type logitModel struct {
-	x [][]float64
-	y []float64
-}
-
-func newLogitModel(n, d int, seed uint64) *logitModel {
-	r := rand.New(rand.NewPCG(seed, 7))
-	beta := make([]float64, d)
-	for j := range beta {
-		beta[j] = 1.5 * r.NormFloat64() / math.Sqrt(float64(d))
-	}
-	m := &logitModel{x: make([][]float64, n), y: make([]float64, n)}
-	for i := range m.x {
-		m.x[i] = make([]float64, d)
-		var z float64
-		for j := range d {
-			m.x[i][j] = r.NormFloat64()
-			z += m.x[i][j] * beta[j]
-		}
-		if r.Float64() < 1/(1+math.Exp(-z)) {
-			m.y[i] = 1
-		}
-	}
-	return m
-}
-
-func (m *logitModel) Dim() int { return len(m.x[0]) }
-func (m *logitModel) Len() int { return len(m.x) }
-func (m *logitModel) LogPriorGrad(dst, th []float64) {
-	for j, v := range th {
-		dst[j] -= v / 100
-	}
-}
-func (m *logitModel) LogLikGrad(dst, th []float64, i int, scale float64) {
-	var z float64
-	for j, v := range m.x[i] {
-		z += v * th[j]
-	}
-	r := scale * (m.y[i] - 1/(1+math.Exp(-z)))
-	for j, v := range m.x[i] {
-		dst[j] += r * v
-	}
-}
-func (m *logitModel) LogPrior(th []float64) float64 {
-	var s float64
-	for _, v := range th {
-		s -= v * v / 200
-	}
-	return s
-}
-func (m *logitModel) LogLik(th []float64, i int) float64 {
-	var z float64
-	for j, v := range m.x[i] {
-		z += v * th[j]
-	}
-	if m.y[i] == 1 {
-		return -math.Log1p(math.Exp(-z))
-	}
-	return -math.Log1p(math.Exp(z))
-}
-
-// batchLogit is logitModel with the BatchModel capability.
-type batchLogit struct{ *logitModel }
-
-func (m batchLogit) LogLikGradBatch(dst, th []float64, idx []int, scale float64) {
-	for _, i := range idx {
-		m.LogLikGrad(dst, th, i, scale)
-	}
-}
 
 // fullGrad is ∇U(θ) over every item, summed in item order.
 func fullGrad(m Model, th []float64) []float64 {
@@ -101,7 +30,7 @@ func TestControlVariateMoments(t *testing.T) {
 	const n, N, d, reps = 50, 3000, 3, 20000
 	m := newLogitModel(N, d, 1)
 	center := []float64{0.4, -0.3, 0.2}
-	for _, model := range []Model{m, batchLogit{m}} {
+	for _, model := range []Model{m, batchLogit{Logit: m}} {
 		for _, noise := range []bool{false, true} {
 			cv, err := NewControlVariate(model, center, n, false, rand.NewPCG(3, 4), nil)
 			if err != nil {
@@ -234,7 +163,7 @@ func TestControlVariateSVRG(t *testing.T) {
 // TestControlVariateGOMAXPROCS: the full pass (over several parts) gives
 // the same bits for any GOMAXPROCS.
 func TestControlVariateGOMAXPROCS(t *testing.T) {
-	m := batchLogit{newLogitModel(3*passPart+17, 4, 4)}
+	m := batchLogit{Logit: newLogitModel(3*fullpass.PartSize+17, 4, 4)}
 	var ref []float64
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, p := range []int{1, 2, 8} {
@@ -343,7 +272,7 @@ func (m nanAt) LogLikGrad(dst, th []float64, i int, scale float64) {
 // a BatchModel and the noise estimate.
 func TestControlVariateAllocs(t *testing.T) {
 	m := newLogitModel(400, 3, 7)
-	for _, model := range []Model{m, batchLogit{m}} {
+	for _, model := range []Model{m, batchLogit{Logit: m}} {
 		for _, noise := range []bool{false, true} {
 			cv, err := NewControlVariate(model, []float64{0, 0, 0}, 30, false, rand.NewPCG(1, 1), nil)
 			if err != nil {

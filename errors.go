@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
 // Errors that constructors, Run and checkpoint restores wrap, so that a
@@ -46,23 +48,10 @@ var (
 	ErrImproper = errors.New("sgmcmc: improper or non-identified posterior")
 )
 
-// kindError is an error of one of the classes above with its own message.
-type kindError struct {
-	msg  string
-	errs []error
-}
-
-func (e *kindError) Error() string   { return e.msg }
-func (e *kindError) Unwrap() []error { return e.errs }
-
 // errorf returns an error whose message is "sgmcmc: " followed by the
 // formatted text and which wraps kind (unless nil) and any %w argument.
 func errorf(kind error, format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	if kind == nil {
-		return &kindError{msg: "sgmcmc: " + err.Error(), errs: []error{err}}
-	}
-	return &kindError{msg: "sgmcmc: " + err.Error(), errs: []error{kind, err}}
+	return valid.Errorf(kind, format, args...)
 }
 
 // StepError reports a failure during a step: a non-finite value from the

@@ -5,7 +5,6 @@
 package sgmcmc_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -65,31 +64,4 @@ func ExampleNewLowRankDiag() {
 	fmt.Printf("variances ≈ %.1f, %.1f\n", v[0], v[1])
 	// Output:
 	// variances ≈ 1.0, 1.0
-}
-
-// Above DenseMax (here forced down to 2 on a 5-parameter standard normal)
-// Sample keeps every coordinate's running moments in Result.Moments, and
-// the draws of the coordinates that fit in DrawsMemory: here one of them.
-func ExampleSampleMoments() {
-	grad := func(int, rand.Source) (sgmcmc.Gradient, error) {
-		return sgmcmc.GradFunc(func(dst, th []float64) { copy(dst, th) }), nil
-	}
-	s := &sgmcmc.SampleSettings{Seed: 1, DenseMax: 2, DrawsMemory: 4 * 1000 * 8}
-	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Gradient: grad}, make([]float64, 5), s, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	m := res.Moments
-	fmt.Println("draws kept of coordinates", res.Chains[0].Coords, "; summary rows", len(res.Summary))
-	for i := range m.Mean {
-		fmt.Printf("θ_%d: mean within 4 MCSE of 0: %v, sd within 10%% of 1: %v\n", i, math.Abs(m.Mean[i]) < 4*m.MCSE[i], math.Abs(m.SD[i]-1) < 0.1)
-	}
-	// Output:
-	// draws kept of coordinates [0] ; summary rows 1
-	// θ_0: mean within 4 MCSE of 0: true, sd within 10% of 1: true
-	// θ_1: mean within 4 MCSE of 0: true, sd within 10% of 1: true
-	// θ_2: mean within 4 MCSE of 0: true, sd within 10% of 1: true
-	// θ_3: mean within 4 MCSE of 0: true, sd within 10% of 1: true
-	// θ_4: mean within 4 MCSE of 0: true, sd within 10% of 1: true
 }

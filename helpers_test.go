@@ -4,7 +4,11 @@
 
 package sgmcmc
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/testmodel"
+)
 
 // unitMetric g_i = 1 + θ_i²: state-dependent, so that Γ matters. The
 // stationary-distribution tests themselves live in validation_test.go.
@@ -52,3 +56,16 @@ type genericSweep struct{}
 func (genericSweep) stepper(r *Recipe) (stepper, error) {
 	return newGeneric(r, defaultOrder(len(r.spec.Blocks))), nil
 }
+
+// The shared test models, under the names the tests use.
+type (
+	testModel  = testmodel.Test
+	ckModel    = testmodel.Ck
+	logitModel = testmodel.Logit
+	batchLogit = testmodel.BatchLogit
+)
+
+var (
+	testGrad      = testmodel.Grad
+	newLogitModel = testmodel.NewLogit
+)

@@ -5,6 +5,7 @@
 package sgmcmc
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -27,6 +28,22 @@ func Potential(m Model, theta []float64) (float64, error) {
 	}
 	return u, nil
 }
+
+// GradTolerance is the relative error beyond which a model's gradient is
+// wrong. A derivative a whose central finite difference of the log
+// density is n fails when |a − n| > GradTolerance · max(1, |a|, |n|), with
+// a and n measured per posterior standard deviation of the coordinate in
+// Sample's warmup check (so that 1 is the size of the gradient one
+// standard deviation from the mode) and in the units of θ in CheckModel.
+// Finite differences of a smooth log density agree with its gradient to
+// about 10⁻⁶ at these steps; a gradient off by a factor of 2, of the wrong
+// sign, or wrong in one coordinate by more than 1 % of its size fails.
+const GradTolerance = 0.01
+
+// ErrGradient: the model's gradient does not match finite differences of
+// its log density (CheckModel, and Sample's warmup when the model
+// implements LogDensity).
+var ErrGradient = errors.New("sgmcmc: gradient does not match the log density")
 
 // GradCheck is the result of comparing an analytic gradient with central
 // finite differences: the worst coordinate and its errors.

@@ -11,27 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/testmodel"
 )
-
-// testModel: θ ∈ R², prior N(0, I), x_i ~ N(θ, I) with x_i = (i, −i/2),
-// i = 0 … 9.
-type testModel struct{}
-
-func (testModel) Dim() int { return 2 }
-func (testModel) Len() int { return 10 }
-func (testModel) LogPriorGrad(dst, th []float64) {
-	dst[0] -= th[0]
-	dst[1] -= th[1]
-}
-func (testModel) LogLikGrad(dst, th []float64, i int, scale float64) {
-	dst[0] += scale * (float64(i) - th[0])
-	dst[1] += scale * (-float64(i)/2 - th[1])
-}
-func (testModel) LogPrior(th []float64) float64 { return -(th[0]*th[0] + th[1]*th[1]) / 2 }
-func (testModel) LogLik(th []float64, i int) float64 {
-	a, b := float64(i)-th[0], -float64(i)/2-th[1]
-	return -(a*a + b*b) / 2
-}
 
 // TestMinibatchUnbiased: the average of many minibatch gradients is the
 // full gradient, with and without replacement; batches without replacement
@@ -197,7 +179,7 @@ func TestCheckModelAndGradient(t *testing.T) {
 	}
 	// A wrong gradient is an error against GradTolerance, naming the term.
 	for _, kind := range []string{"factor 2", "sign", "coordinate"} {
-		m := &wrongGrad{ldModel: testModel{}, kind: kind, coord: 1}
+		m := &testmodel.WrongGrad{LDModel: testModel{}, Kind: kind, Coord: 1}
 		c, err := CheckModel(m, []float64{0.4, 1.2}, []int{0, 3, 9})
 		if !errors.Is(err, ErrGradient) || !strings.Contains(err.Error(), "LogLikGrad of item") || c.RelErr <= GradTolerance {
 			t.Errorf("%s: %v, %v; want an ErrGradient naming the item", kind, c, err)

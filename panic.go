@@ -65,43 +65,6 @@ func asPanic(v any, fn string) *PanicError {
 	return &PanicError{Func: fn, Value: v, Stack: debug.Stack()}
 }
 
-// tag is deferred by the wrappers of user code: it lets a panic unwind on,
-// named after fn, for a recovering caller (Run, Sample) to report. A
-// warmup's cancellation unwinds unchanged.
-func tag(fn string) {
-	if v := recover(); v != nil {
-		if c, ok := unwrapCancel(v); ok {
-			panic(c)
-		}
-		panic(asPanic(v, fn))
-	}
-}
-
-// unwrapCancel reports whether v is a warmup's cancellation, raised
-// directly or on a helper of a parallel loop.
-func unwrapCancel(v any) (cancelled, bool) {
-	if p, ok := v.(*parfor.Panic); ok {
-		v = p.Value
-	}
-	c, ok := v.(cancelled)
-	return c, ok
-}
-
-// chainPanic turns a value recovered from a chain's goroutine into its
-// error: a warmup's cancellation into ctx's error, anything else into a
-// *PanicError, attributed to sgmcmc itself unless a deeper guard named
-// user code, in phase when it names none.
-func chainPanic(v any, phase string) error {
-	if c, ok := unwrapCancel(v); ok {
-		return c.err
-	}
-	p := asPanic(v, "sgmcmc's own code (a bug: please report it with the stack)")
-	if p.Phase == "" {
-		p.Phase = phase
-	}
-	return p
-}
-
 // protect runs f, turning a panic in it into a *PanicError attributed to
 // fn (unless a deeper tag named it).
 func protect(fn string, f func() error) (err error) {

@@ -224,6 +224,22 @@ func (r *Recipe) Dim() int { return r.d }
 // Position returns θ, the first block of the state.
 func (r *Recipe) Position() []float64 { return r.z[:r.d] }
 
+// SetPosition sets θ to a copy of theta, leaving the other blocks of the
+// state as they are; the next step evaluates the gradient afresh. Replica
+// exchange uses it to swap two replicas' positions between steps. theta
+// must have length Dim and be finite.
+func (r *Recipe) SetPosition(theta []float64) error {
+	if len(theta) != r.d {
+		return errorf(ErrDimension, "Recipe.SetPosition: len(theta) = %d, want %d", len(theta), r.d)
+	}
+	if i := firstNonFinite(theta); i >= 0 {
+		return errorf(ErrNonFinite, "Recipe.SetPosition: theta[%d] = %v, want finite", i, theta[i])
+	}
+	copy(r.z[:r.d], theta)
+	r.thVer++
+	return nil
+}
+
 // State returns the full state z = (θ, r, ξ, …). The slice is the
 // sampler's own storage: it may be modified between steps (e.g. to restart
 // the momentum), never during one.

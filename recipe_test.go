@@ -16,22 +16,6 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
-// testGrad is a deterministic nonlinear gradient ∇U = θ³ + Aθ with a
-// tridiagonal SPD A, so that the equivalence tests exercise every term.
-func testGrad(dst, th []float64) {
-	d := len(th)
-	for i, x := range th {
-		v := x*x*x + 2*x
-		if i > 0 {
-			v -= 0.5 * th[i-1]
-		}
-		if i < d-1 {
-			v -= 0.5 * th[i+1]
-		}
-		dst[i] = v
-	}
-}
-
 // testMetric is a state-dependent diagonal metric, g_i = 1 + θ_i² + ½sin²(θ_{i+1}).
 func testMetric(g, dg, th []float64) {
 	d := len(th)

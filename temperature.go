@@ -6,7 +6,6 @@ package sgmcmc
 
 import (
 	"math"
-	"math/rand/v2"
 )
 
 // Temperature (doc/equations.md §12.1).
@@ -37,6 +36,21 @@ func checkTemperature(who string, t float64) (float64, error) {
 type tempered struct {
 	g   Gradient
 	inv float64 // 1/T
+}
+
+// Temper returns g at temperature t: a Gradient of Ũ/T whose noise
+// variance (for a NoiseEstimator) is V/T² and whose Hessian diagonal (for a
+// DiagHessianGradient) is divided by T too, or g itself at t = 1 and at
+// the zero value meaning 1. The samplers' Temperature settings use it; it
+// is exported for layers above them that evaluate a tempered gradient
+// themselves (package sample's warmup). It returns an error wrapping
+// ErrRange for a t that is negative, NaN or infinite.
+func Temper(g Gradient, t float64) (Gradient, error) {
+	t, err := checkTemperature("Temper", t)
+	if err != nil {
+		return nil, err
+	}
+	return temperGradient(g, t), nil
 }
 
 // temperGradient returns g at temperature t, or g itself at t = 1.
@@ -106,88 +120,4 @@ func scaleAll(x []float64, a float64) {
 	for i := range x {
 		x[i] *= a
 	}
-}
-
-// temperedModel is a Model whose log densities are divided by T.
-type temperedModel struct {
-	Model
-	inv float64
-}
-
-func (m temperedModel) LogPriorGrad(dst, theta []float64) {
-	m.Model.LogPriorGrad(dst, theta)
-	scaleAll(dst, m.inv)
-}
-
-func (m temperedModel) LogLikGrad(dst, theta []float64, i int, scale float64) {
-	m.Model.LogLikGrad(dst, theta, i, scale*m.inv)
-}
-
-// temperedBatchModel is temperedModel for a BatchModel.
-type temperedBatchModel struct {
-	temperedModel
-	bm BatchModel
-}
-
-func (m temperedBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
-	m.bm.LogLikGradBatch(dst, theta, idx, scale*m.inv)
-}
-
-// temperedDensity adds the tempered LogDensity to a tempered model.
-type temperedDensity struct {
-	Model
-	ld  LogDensity
-	inv float64
-}
-
-func (m temperedDensity) LogPrior(theta []float64) float64 { return m.ld.LogPrior(theta) * m.inv }
-func (m temperedDensity) LogLik(theta []float64, i int) float64 {
-	return m.ld.LogLik(theta, i) * m.inv
-}
-
-// temperedBatchDensity is temperedDensity for a BatchModel.
-type temperedBatchDensity struct {
-	temperedDensity
-	bm BatchModel
-}
-
-func (m temperedBatchDensity) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
-	m.bm.LogLikGradBatch(dst, theta, idx, scale*m.temperedDensity.inv)
-}
-
-// temperProblem returns p at temperature t: its Model's log densities, or
-// its Gradients, divided by t. At t = 1 it returns p.
-func temperProblem(p Problem, t float64) Problem {
-	if t == 1 {
-		return p
-	}
-	inv := 1 / t
-	if p.Model != nil {
-		var m Model = temperedModel{p.Model, inv}
-		bm, isBatch := p.Model.(BatchModel)
-		if isBatch {
-			m = temperedBatchModel{temperedModel{p.Model, inv}, bm}
-		}
-		if ld, ok := p.Model.(LogDensity); ok {
-			td := temperedDensity{m, ld, inv}
-			if isBatch {
-				m = temperedBatchDensity{td, bm}
-			} else {
-				m = td
-			}
-		}
-		p.Model = m
-		return p
-	}
-	if p.Gradient != nil {
-		gf := p.Gradient
-		p.Gradient = func(c int, src rand.Source) (Gradient, error) {
-			g, err := gf(c, src)
-			if err != nil || isNil(g) {
-				return g, err
-			}
-			return temperGradient(g, t), nil
-		}
-	}
-	return p
 }

@@ -5,9 +5,7 @@
 package sgmcmc_test
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -97,23 +95,6 @@ func TestTemperatureScalesVariance(t *testing.T) {
 	if _, err := sgmcmc.NewSGLD(grad, make([]float64, d), rand.NewPCG(1, 1), &sgmcmc.SGLDSettings{Temperature: -1}); !errors.Is(err, sgmcmc.ErrRange) {
 		t.Errorf("Temperature −1: error %v, want ErrRange", err)
 	}
-}
-
-// ExampleSampleSettings_temperature samples a cold posterior, T = 0.25,
-// of a Gaussian with sd 2: its sd is halved.
-func ExampleSampleSettings_temperature() {
-	grad := func(int, rand.Source) (sgmcmc.Gradient, error) {
-		return sgmcmc.GradFunc(func(dst, th []float64) { dst[0] = th[0] / 4 }), nil
-	}
-	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Gradient: grad}, []float64{0},
-		&sgmcmc.SampleSettings{Seed: 1, Temperature: 0.25, Draws: 2000}, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("T = %g, sd %.1f (2 at T = 1), %d warnings\n", res.Temperature, res.Summary[0].SD, len(res.Warnings))
-	// Output:
-	// T = 0.25, sd 1.0 (2 at T = 1), 0 warnings
 }
 
 // constVec returns a vector of d copies of v.

@@ -7,22 +7,13 @@ package sgmcmc
 import (
 	"math"
 	"math/rand/v2"
-	"reflect"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
 // isNil reports whether v is nil or a nil pointer, map, slice, func or
-// channel held in an interface: an argument whose methods would fail (a
-// nil *Minibatch passed as a Gradient, a nil GradFunc).
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch r := reflect.ValueOf(v); r.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return r.IsNil()
-	}
-	return false
-}
+// channel held in an interface.
+func isNil(v any) bool { return valid.IsNil(v) }
 
 // dimensioned is a Gradient or ShapeEstimator that knows its dimension
 // (Minibatch, Affine, CountMinibatch, FixedShape, FullGradient).
@@ -69,14 +60,7 @@ func checkGradValue(g Gradient, x []float64, step int) error {
 }
 
 // firstNonFinite returns the index of the first NaN or Inf in x, or -1.
-func firstNonFinite(x []float64) int {
-	for i, v := range x {
-		if v-v != 0 { // true exactly for NaN and ±Inf
-			return i
-		}
-	}
-	return -1
-}
+func firstNonFinite(x []float64) int { return valid.FirstNonFinite(x) }
 
 // checkFinite returns a *StepError naming the first non-finite value of x.
 func checkFinite(x []float64, step int, what string) error {

@@ -11,7 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 	"github.com/sgmcmc-go/sgmcmc/transform"
 )
 
@@ -57,7 +57,7 @@ func Example() {
 	if err := sp.Unconstrain(y0, []float64{1, 0.5}); err != nil {
 		log.Fatal(err)
 	}
-	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: um, Names: sp.FreeNames()}, y0, &sgmcmc.SampleSettings{Seed: 1}, nil)
+	res, err := sample.Run(context.Background(), sample.Problem{Model: um, Names: sp.FreeNames()}, y0, &sample.Settings{Seed: 1}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // exactMoments returns the posterior mean and variance of each
@@ -116,8 +117,8 @@ func sampleConjugate(t *testing.T, n, batch, draws int, broken bool) (names []st
 	if err := sp.Unconstrain(y0, []float64{1, 0.5, 0.3, 0.3, 0.4, 2, 4, 1, 0}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: um, Names: sp.FreeNames()}, y0,
-		&sgmcmc.SampleSettings{Seed: 3, Draws: draws, BatchSize: batch}, nil)
+	res, err := sample.Run(context.Background(), sample.Problem{Model: um, Names: sp.FreeNames()}, y0,
+		&sample.Settings{Seed: 3, Draws: draws, BatchSize: batch}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

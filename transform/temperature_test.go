@@ -9,7 +9,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // gammaPrior is a model whose posterior is its Gamma(a, b) prior on x > 0
@@ -54,8 +54,8 @@ func TestSampleTemperatureGamma(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, T := range []float64{0.1, 1, 4} {
-		res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: um}, []float64{0},
-			&sgmcmc.SampleSettings{Seed: 5, Draws: 4000, Temperature: T}, nil)
+		res, err := sample.Run(context.Background(), sample.Problem{Model: um}, []float64{0},
+			&sample.Settings{Seed: 5, Draws: 4000, Temperature: T}, nil)
 		if err != nil {
 			t.Fatal(T, err)
 		}

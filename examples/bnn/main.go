@@ -20,9 +20,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
 	"github.com/sgmcmc-go/sgmcmc/internal/datadir"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // Settings of the comparison (doc.go says why each).
@@ -192,7 +192,7 @@ func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string, 
 			return nil
 		}
 		t := start()
-		s := &sgmcmc.SampleSettings{
+		s := &sample.Settings{
 			Seed:  seed,
 			Draws: draws,
 			// Every coordinate's draws: the predictive needs them all
@@ -204,7 +204,7 @@ func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string, 
 		if progress {
 			s.Progress = os.Stderr
 		}
-		res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: m}, make([]float64, m.Dim()), s, nil)
+		res, err := sample.Run(context.Background(), sample.Problem{Model: m}, make([]float64, m.Dim()), s, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 	"github.com/sgmcmc-go/sgmcmc/stancsv"
 )
 
@@ -133,8 +134,8 @@ func sghmcOptions(draws int) sgmcmc.RunOptions {
 
 // sampleSettings are Sample's settings for the whole analysis; ids, if not
 // nil, selects the chains this process runs.
-func sampleSettings(c Config, ids []int) *sgmcmc.SampleSettings {
-	return &sgmcmc.SampleSettings{Chains: c.Chains, Draws: c.Draws, Seed: c.Seed, ChainIDs: ids}
+func sampleSettings(c Config, ids []int) *sample.Settings {
+	return &sample.Settings{Chains: c.Chains, Draws: c.Draws, Seed: c.Seed, ChainIDs: ids}
 }
 
 // check validates a Config for running chains.
@@ -172,7 +173,7 @@ func RunChain(ctx context.Context, c Config, m *logreg) (*stancsv.Chain, []strin
 		out, err := csvChain(c, c.Chain, ch, nil, m)
 		return out, nil, err
 	}
-	res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: m, Names: names}, make([]float64, m.Dim()), sampleSettings(c, []int{c.Chain}), nil)
+	res, err := sample.Run(ctx, sample.Problem{Model: m, Names: names}, make([]float64, m.Dim()), sampleSettings(c, []int{c.Chain}), nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -188,7 +189,7 @@ func RunAll(ctx context.Context, c Config, m *logreg) ([]*stancsv.Chain, diagnos
 		return nil, nil, err
 	}
 	var chains []*sgmcmc.Chain
-	var adapted []sgmcmc.Adapted
+	var adapted []sample.Adapted
 	var table diagnostics.Table
 	if c.Method == "sghmc" {
 		var err error
@@ -200,7 +201,7 @@ func RunAll(ctx context.Context, c Config, m *logreg) ([]*stancsv.Chain, diagnos
 			return nil, nil, err
 		}
 	} else {
-		res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: m, Names: names}, make([]float64, m.Dim()), sampleSettings(c, nil), nil)
+		res, err := sample.Run(ctx, sample.Problem{Model: m, Names: names}, make([]float64, m.Dim()), sampleSettings(c, nil), nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -211,7 +212,7 @@ func RunAll(ctx context.Context, c Config, m *logreg) ([]*stancsv.Chain, diagnos
 	}
 	out := make([]*stancsv.Chain, len(chains))
 	for k, ch := range chains {
-		var a *sgmcmc.Adapted
+		var a *sample.Adapted
 		if adapted != nil {
 			a = &adapted[k]
 		}
@@ -225,7 +226,7 @@ func RunAll(ctx context.Context, c Config, m *logreg) ([]*stancsv.Chain, diagnos
 
 // csvChain is chain k as a CSV chain: its settings as comments, lp__ from
 // the model's exact log posterior, step sizes and divergences.
-func csvChain(c Config, k int, ch *sgmcmc.Chain, a *sgmcmc.Adapted, m *logreg) (*stancsv.Chain, error) {
+func csvChain(c Config, k int, ch *sgmcmc.Chain, a *sample.Adapted, m *logreg) (*stancsv.Chain, error) {
 	cm := []stancsv.Comment{
 		{Key: "method", Value: c.Method},
 		{Key: "seed", Value: strconv.FormatUint(c.Seed, 10)},

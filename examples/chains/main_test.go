@@ -15,6 +15,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 	"github.com/sgmcmc-go/sgmcmc/stancsv"
 )
 
@@ -35,8 +36,8 @@ func reference(t *testing.T, c Config) ([]*sgmcmc.Chain, diagnostics.Table) {
 		}
 		return chains, table
 	}
-	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: m, Names: names}, make([]float64, 3),
-		&sgmcmc.SampleSettings{Chains: c.Chains, Draws: c.Draws, Seed: c.Seed}, nil)
+	res, err := sample.Run(context.Background(), sample.Problem{Model: m, Names: names}, make([]float64, 3),
+		&sample.Settings{Chains: c.Chains, Draws: c.Draws, Seed: c.Seed}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,9 +39,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
 	"github.com/sgmcmc-go/sgmcmc/internal/larged"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // Row is one line of the output.
@@ -185,7 +185,7 @@ type truth struct {
 
 // runRow runs Sample on one target and scores it.
 func runRow(j job, seed uint64, refDir string) (*Row, error) {
-	var p sgmcmc.Problem
+	var p sample.Problem
 	var tr truth
 	var n int
 	switch j.target {
@@ -205,7 +205,7 @@ func runRow(j job, seed uint64, refDir string) (*Row, error) {
 	theta0 := make([]float64, j.d)
 	cpu0, _ := cputime.Process()
 	t0 := time.Now()
-	res, err := sgmcmc.Sample(context.Background(), p, theta0, &sgmcmc.SampleSettings{Seed: seed}, nil)
+	res, err := sample.Run(context.Background(), p, theta0, &sample.Settings{Seed: seed}, nil)
 	secs := time.Since(t0).Seconds()
 	cpu1, _ := cputime.Process()
 	if err != nil {
@@ -231,7 +231,7 @@ func runRow(j job, seed uint64, refDir string) (*Row, error) {
 }
 
 // score compares Sample's moments of every coordinate with the truth.
-func score(res *sgmcmc.Result, tr truth) *Row {
+func score(res *sample.Result, tr truth) *Row {
 	m := res.Moments
 	r := &Row{MCSEFromBatch: true}
 	d := len(tr.mean)
@@ -277,7 +277,7 @@ func warmupScaling(seed uint64) error {
 			return err
 		}
 		cpu0, _ := cputime.Process()
-		res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: g}, make([]float64, d), &sgmcmc.SampleSettings{Seed: seed, Chains: 1, Draws: 10, Thin: 1}, nil)
+		res, err := sample.Run(context.Background(), sample.Problem{Model: g}, make([]float64, d), &sample.Settings{Seed: seed, Chains: 1, Draws: 10, Thin: 1}, nil)
 		cpu1, _ := cputime.Process()
 		if err != nil {
 			return err

@@ -44,8 +44,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // Row is one line of the output.
@@ -85,18 +85,18 @@ const multimodalMethod = "ReplicaExchange"
 // example has.
 const maxGradEvals = 3e7
 
-func method(name string) sgmcmc.Method {
+func method(name string) sample.Method {
 	switch name {
 	case "SGLD":
-		return sgmcmc.SGLDMethod{}
+		return sample.SGLD{}
 	case "SGHMC":
-		return sgmcmc.SGHMCMethod{}
+		return sample.SGHMC{}
 	case "SGNHT":
-		return sgmcmc.SGNHTMethod{}
+		return sample.SGNHT{}
 	case "HAMCMC":
-		return sgmcmc.HAMCMCMethod{}
+		return sample.HAMCMC{}
 	case "pSGLD":
-		return sgmcmc.PSGLDMethod{}
+		return sample.PSGLD{}
 	}
 	return nil
 }
@@ -186,18 +186,18 @@ func (r Row) line() string {
 }
 
 // run runs one cell.
-func run(t target, mn string, seed uint64) (Row, *sgmcmc.Result) {
+func run(t target, mn string, seed uint64) (Row, *sample.Result) {
 	r := Row{Target: t.name, D: t.d, Method: mn, Seed: seed, Warnings: []string{}}
 	m := method(mn)
 	if mn == multimodalMethod {
-		m = sgmcmc.ReplicaExchangeMethod{}
+		m = sample.ReplicaExchange{}
 	}
 	if m == nil {
 		r.Error = "unknown method " + mn
 		return r, nil
 	}
 	t0 := time.Now()
-	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: t.model}, t.start, &sgmcmc.SampleSettings{Seed: seed, MaxGradEvals: maxGradEvals}, m)
+	res, err := sample.Run(context.Background(), sample.Problem{Model: t.model}, t.start, &sample.Settings{Seed: seed, MaxGradEvals: maxGradEvals}, m)
 	r.Seconds = time.Since(t0).Seconds()
 	if err != nil {
 		r.Error = err.Error()
@@ -221,7 +221,7 @@ func run(t target, mn string, seed uint64) (Row, *sgmcmc.Result) {
 }
 
 // judge fills r's errors from res's draws against t's truth.
-func judge(r *Row, t target, res *sgmcmc.Result) {
+func judge(r *Row, t target, res *sample.Result) {
 	d := t.d
 	var chains [][]float64 // per chain, row-major draws (sorted if t.sort)
 	n := math.MaxInt

@@ -7,7 +7,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 	"github.com/sgmcmc-go/sgmcmc/stancsv"
 	"gonum.org/v1/gonum/stat/distuv"
 	"log"
@@ -30,7 +30,7 @@ func main() {
 	for x := -2.0; x < 2; x += 0.004 { // 1000 synthetic items with a = 0.5, b = 0.8
 		m.x, m.y = append(m.x, x), append(m.y, distuv.Poisson{Lambda: math.Exp(0.5 + 0.8*x), Src: src}.Rand())
 	}
-	res, err := sgmcmc.Sample(context.Background(), sgmcmc.Problem{Model: m, Names: names}, []float64{0, 0}, &sgmcmc.SampleSettings{Seed: 1}, nil)
+	res, err := sample.Run(context.Background(), sample.Problem{Model: m, Names: names}, []float64{0, 0}, &sample.Settings{Seed: 1}, nil)
 	for k := 0; err == nil && k < len(res.Chains); k++ { // one CmdStan-style CSV file per chain
 		err = stancsv.WriteFile(fmt.Sprintf("counts-%d.csv", k+1), &stancsv.Chain{Names: names, Draws: res.Chains[k].Draws, StepSize: res.Chains[k].Eps})
 	}

@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // pdbDevTargets are the posteriordb posteriors of the development set.
@@ -394,7 +395,7 @@ func TestDefaultMethod(t *testing.T) {
 	tg := loadTarget(t, "corr9999")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, _ := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: tg.Model}, tg.Start, &sgmcmc.SampleSettings{Chains: 1, Draws: 10, Seed: 1}, nil)
+	res, _ := sample.Run(ctx, sample.Problem{Model: tg.Model}, tg.Start, &sample.Settings{Chains: 1, Draws: 10, Seed: 1}, nil)
 	if res == nil || res.Method != defaultMethod {
 		t.Fatalf("Sample's default method %v, the example's %q", res, defaultMethod)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // -compare-integrators runs each momentum method twice: with the
@@ -29,12 +30,12 @@ var chosenIntegrator = map[string]string{"SGHMC": "BAOAB", "SGNHT": "BADODAB"}
 
 // baselineMethod returns the momentum method name with the sweep and the
 // sweep's own default step constant.
-func baselineMethod(name string) (sgmcmc.Method, bool) {
+func baselineMethod(name string) (sample.Method, bool) {
 	switch strings.TrimSuffix(name, baselineSuffix) {
 	case "SGHMC":
-		return sgmcmc.SGHMCMethod{Integrator: sgmcmc.Sweep{}}, true
+		return sample.SGHMC{Integrator: sgmcmc.Sweep{}}, true
 	case "SGNHT":
-		return sgmcmc.SGNHTMethod{Integrator: sgmcmc.Sweep{}}, true
+		return sample.SGNHT{Integrator: sgmcmc.Sweep{}}, true
 	}
 	return nil, false
 }

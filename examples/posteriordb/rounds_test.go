@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // TestRoundsGP: on gp_pois_regr, whose curvature is not its covariance
@@ -24,8 +25,8 @@ func TestRoundsGP(t *testing.T) {
 		t.Skip("two Sample runs of a few seconds; skipped under -short")
 	}
 	tg := loadTarget(t, "gp_pois_regr-gp_pois_regr")
-	p := sgmcmc.Problem{Model: tg.Model, Names: tg.UNames}
-	one, err := sgmcmc.Sample(context.Background(), p, tg.Start, &sgmcmc.SampleSettings{Chains: numChains, Draws: tg.Draws, Seed: 1, Rounds: 1}, nil)
+	p := sample.Problem{Model: tg.Model, Names: tg.UNames}
+	one, err := sample.Run(context.Background(), p, tg.Start, &sample.Settings{Chains: numChains, Draws: tg.Draws, Seed: 1, Rounds: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestRoundsGP(t *testing.T) {
 	if !r.Pass() || len(r.Warnings) > 0 {
 		t.Errorf("default: pass %v (mean err/tol %.3g, sd err %.3g, R̂ %.4g, ESS %.0f), warnings %q", r.Pass(), r.MeanErrOverTol, r.MaxSDRelErr, r.MaxRHat, r.MinESSBulk, r.Warnings)
 	}
-	res, err := sgmcmc.Sample(context.Background(), p, tg.Start, &sgmcmc.SampleSettings{Chains: numChains, Draws: tg.Draws, Seed: 1}, nil)
+	res, err := sample.Run(context.Background(), p, tg.Start, &sample.Settings{Chains: numChains, Draws: tg.Draws, Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,16 +68,16 @@ func TestPilotDrive(t *testing.T) {
 		t.Skip("a Sample run of a few seconds; skipped under -short")
 	}
 	tg := loadTarget(t, "bball_drive_event_0-hmm_drive_0")
-	p := sgmcmc.Problem{Model: tg.Model, Names: tg.UNames}
+	p := sample.Problem{Model: tg.Model, Names: tg.UNames}
 	const draws = 240 // the pilot's 2·10·d = 120 draws are at most half of them
-	set := func(rounds, draws int) *sgmcmc.SampleSettings {
-		return &sgmcmc.SampleSettings{Chains: numChains, ChainIDs: []int{1}, Draws: draws, Seed: 1, Rounds: rounds}
+	set := func(rounds, draws int) *sample.Settings {
+		return &sample.Settings{Chains: numChains, ChainIDs: []int{1}, Draws: draws, Seed: 1, Rounds: rounds}
 	}
-	one, err := sgmcmc.Sample(context.Background(), p, tg.Start, set(1, 10), sgmcmc.SGLDMethod{})
+	one, err := sample.Run(context.Background(), p, tg.Start, set(1, 10), sample.SGLD{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sgmcmc.Sample(context.Background(), p, tg.Start, set(0, draws), sgmcmc.SGLDMethod{})
+	res, err := sample.Run(context.Background(), p, tg.Start, set(0, draws), sample.SGLD{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestPilotDrive(t *testing.T) {
 
 // checkRebuilt checks that a chain's draws are those of a sampler rebuilt
 // from its Adapted, bit for bit.
-func checkRebuilt(t *testing.T, tg *Target, a sgmcmc.Adapted, ch *sgmcmc.Chain, what string) {
+func checkRebuilt(t *testing.T, tg *Target, a sample.Adapted, ch *sgmcmc.Chain, what string) {
 	t.Helper()
 	g, err := a.NewGradient(tg.Model)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // numChains is the number of chains of every run.
@@ -21,12 +21,12 @@ const numChains = 4
 type runner func(ctx context.Context, t *Target, method string, seed uint64, draws int) ([][][]float64, runInfo, error)
 
 // methodByName maps the row names of the methods to Sample's methods.
-var methodByName = map[string]sgmcmc.Method{
-	"SGLD":   sgmcmc.SGLDMethod{},
-	"SGHMC":  sgmcmc.SGHMCMethod{},
-	"SGNHT":  sgmcmc.SGNHTMethod{},
-	"HAMCMC": sgmcmc.HAMCMCMethod{},
-	"pSGLD":  sgmcmc.PSGLDMethod{},
+var methodByName = map[string]sample.Method{
+	"SGLD":   sample.SGLD{},
+	"SGHMC":  sample.SGHMC{},
+	"SGNHT":  sample.SGNHT{},
+	"HAMCMC": sample.HAMCMC{},
+	"pSGLD":  sample.PSGLD{},
 }
 
 // runMethod is the runner of the example: one call of sgmcmc.Sample with
@@ -45,8 +45,8 @@ func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws
 	if err != nil {
 		return nil, info, err
 	}
-	res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: cm, Names: t.UNames}, t.Start,
-		&sgmcmc.SampleSettings{Chains: numChains, Draws: draws, Seed: seed}, m)
+	res, err := sample.Run(ctx, sample.Problem{Model: cm, Names: t.UNames}, t.Start,
+		&sample.Settings{Chains: numChains, Draws: draws, Seed: seed}, m)
 	cm.info(&info)
 	if res == nil {
 		return nil, info, err

@@ -18,6 +18,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 	"github.com/sgmcmc-go/sgmcmc/stancsv"
 )
 
@@ -332,8 +333,8 @@ func Sample(ctx context.Context, p *Problem, c Config) ([]Result, error) {
 func tuningFree(ctx context.Context, p *Problem, c Config, k int) (Result, error) {
 	seed := 1000 * c.Seed
 	t0 := time.Now()
-	res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: p.Model, Names: p.Names}, make([]float64, p.Model.Dim()),
-		&sgmcmc.SampleSettings{Seed: seed, Chains: k, Draws: c.SampleDraws}, nil)
+	res, err := sample.Run(ctx, sample.Problem{Model: p.Model, Names: p.Names}, make([]float64, p.Model.Dim()),
+		&sample.Settings{Seed: seed, Chains: k, Draws: c.SampleDraws}, nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("Sample: %w", err)
 	}

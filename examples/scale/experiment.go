@@ -15,10 +15,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
 	"github.com/sgmcmc-go/sgmcmc/internal/refmcmc"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 )
 
 // Method names of the rows.
@@ -173,13 +173,13 @@ func sampleRow(ctx context.Context, cs Case, m Posterior, ref *Reference, plain 
 	if plain {
 		r.Method = MethodPlain
 	}
-	s := &sgmcmc.SampleSettings{Seed: seed, PlainMinibatch: plain}
+	s := &sample.Settings{Seed: seed, PlainMinibatch: plain}
 	if draws != 1000 {
 		s.Draws = draws
 	}
 	start := time.Now()
 	cpu0, _ := cputime.Process()
-	res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: m, Names: diagnostics.IndexedNames("beta", m.Dim())}, make([]float64, m.Dim()), s, nil)
+	res, err := sample.Run(ctx, sample.Problem{Model: m, Names: diagnostics.IndexedNames("beta", m.Dim())}, make([]float64, m.Dim()), s, nil)
 	if err != nil {
 		return r, err
 	}

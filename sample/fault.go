@@ -1,0 +1,128 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sample
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+
+	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/internal/parfor"
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
+)
+
+// Warmup's failures, explained by their cause.
+
+// fault explains a warmup failure at w's shift — a non-finite whitened
+// gradient or curvature, or a curvature that cannot be inverted (what) —
+// by the θ-gradient there: non-finite (the model's value, +Inf, −Inf or
+// NaN, and where), or finite and so large that the arithmetic of warmup
+// overflowed, or neither (the curvature itself is degenerate). It costs
+// one gradient evaluation, on the failure path only.
+func (e *chainEnv) fault(w *whitening, what string) error {
+	g := make([]float64, e.d)
+	e.fixed.Grad(g, w.shift)
+	if i := valid.FirstNonFinite(g); i >= 0 {
+		return valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: the gradient is %v at coordinate %d of θ = %s", g[i], i, brief(w.shift))
+	}
+	j := 0
+	for i, v := range g {
+		if math.Abs(v) > math.Abs(g[j]) {
+			j = i
+		}
+	}
+	if math.Abs(g[j]) > overflowGrad {
+		return valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: overflow: the gradient at θ = %s is finite but as large as %.3g (coordinate %d), and %s overflowed float64: the start is far out in the tails, or the posterior's scale is too small for float64 arithmetic (curvature near 1e300); start nearer the bulk of the posterior or rescale the parameters",
+			brief(w.shift), g[j], j, what)
+	}
+	return valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: %s is degenerate at θ = %s (the gradient there is finite, at most %.3g in size): the posterior may be improper, flat or not identified there", what, brief(w.shift), math.Abs(g[j]))
+}
+
+// overflowGrad is the gradient size past which warmup's arithmetic on it
+// (finite differences, whitening, Newton steps) is likely to overflow.
+const overflowGrad = 1e150
+
+// brief formats a point for a message: all of it if short, else its
+// first coordinates.
+func brief(x []float64) string {
+	if len(x) <= 4 {
+		return fmt.Sprintf("%.4g", x)
+	}
+	return fmt.Sprintf("%.4g…", x[:4])
+}
+
+// tag is deferred by the wrappers of user code: it lets a panic unwind on,
+// named after fn, for a recovering caller (Run, Sample) to report. A
+// warmup's cancellation unwinds unchanged.
+func tag(fn string) {
+	if v := recover(); v != nil {
+		if c, ok := unwrapCancel(v); ok {
+			panic(c)
+		}
+		panic(asPanic(v, fn))
+	}
+}
+
+// unwrapCancel reports whether v is a warmup's cancellation, raised
+// directly or on a helper of a parallel loop.
+func unwrapCancel(v any) (cancelled, bool) {
+	switch p := v.(type) {
+	case *parfor.Panic:
+		v = p.Value
+	case *sgmcmc.PanicError:
+		v = p.Value
+	}
+	c, ok := v.(cancelled)
+	return c, ok
+}
+
+// chainPanic turns a value recovered from a chain's goroutine into its
+// error: a warmup's cancellation into ctx's error, anything else into a
+// *PanicError, attributed to sgmcmc itself unless a deeper guard named
+// user code, in phase when it names none.
+func chainPanic(v any, phase string) error {
+	if c, ok := unwrapCancel(v); ok {
+		return c.err
+	}
+	p := asPanic(v, "sgmcmc's own code (a bug: please report it with the stack)")
+	if p.Phase == "" {
+		p.Phase = phase
+	}
+	return p
+}
+
+// maxChains and maxDraws bound Sample's Chains and Draws: the most chains
+// RunChains runs and the most floats a Chain holds.
+const (
+	maxChains = 1 << 20
+	maxDraws  = 1 << 34
+)
+
+// asPanic turns a recovered value into a *PanicError, attributed to fn
+// unless a deeper guard (tag) or a parallel loop already named its source.
+func asPanic(v any, fn string) *sgmcmc.PanicError {
+	switch p := v.(type) {
+	case *sgmcmc.PanicError:
+		return p
+	case *parfor.Panic:
+		if q, ok := p.Value.(*sgmcmc.PanicError); ok {
+			return q
+		}
+		return &sgmcmc.PanicError{Func: fn, Value: p.Value, Stack: p.Stack}
+	}
+	return &sgmcmc.PanicError{Func: fn, Value: v, Stack: debug.Stack()}
+}
+
+// protect runs f, turning a panic in it into a *PanicError attributed to
+// fn (unless a deeper tag named it).
+func protect(fn string, f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = asPanic(v, fn)
+		}
+	}()
+	return f()
+}

@@ -1,0 +1,110 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sample
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
+)
+
+// Sample's phase 1 above DenseMax when a fixed batch of all the data
+// would be costly (doc/equations.md §13.13): the fixed batch is capped so
+// that one of its gradients costs at most fixedBatchCost item·coordinates
+// (a dense model's per-item gradient costs O(d)), and the Newton phase
+// from the dispersed start gives way to Adam on small minibatches towards
+// a mode, where the diagonal curvature is measured once. A posterior that
+// is not log-concave (a neural network's) offers Newton no sensible step
+// from a random start, and each of its steps costs 2·diagProbes + 3
+// fixed-batch gradients; Adam needs no curvature and moves every
+// coordinate by about its rate per step whatever the gradient's scale.
+const (
+	// fixedBatchCost caps the fixed batch above DenseMax at
+	// max(n₀, fixedBatchCost/d) items (n₀ the first sampling batch).
+	fixedBatchCost = 1e8
+	// modeEpochs passes over the data (at least modeMinSteps steps) of
+	// Adam steps on minibatches of modeBatch items, at the rate
+	// modeRate·StartScale (user units: the start's jitter is the scale
+	// Sample assumes of θ before it has measured one), with Kingma & Ba's
+	// β₁, β₂ and ε. Adam moves each coordinate by about the rate per
+	// step: modeMinSteps steps cross the start's jitter ten times.
+	modeEpochs   = 20
+	modeMinSteps = 1000
+	modeBatch    = cvFirstBatch
+	modeRate     = 0.01
+	modeBeta1    = 0.9
+	modeBeta2    = 0.999
+	modeEps      = 1e-8
+	// modeSeed salts the minibatch seed for Adam's batches, so that they
+	// are not the sampling run's.
+	modeSeed = 0x510e527fade682d1
+)
+
+// capFixedBatch returns the fixed batch's size above DenseMax: nh (the
+// dense path's choice) capped at max(n0, fixedBatchCost/d).
+func capFixedBatch(nh, n0, d int) int {
+	return min(nh, max(n0, int(fixedBatchCost/float64(d))))
+}
+
+// costlyFixed says whether the large-d chain's fixed batch was capped
+// below the data, so that phase 1 is modeSearch rather than newton.
+func (e *chainEnv) costlyFixed(dense bool) bool {
+	return !dense && e.model != nil && e.N > e.nFixed
+}
+
+// modeSearch is phase 1 on the large-d path with a capped fixed batch:
+// modeEpochs epochs of Adam from start on minibatches of modeBatch items,
+// then the diagonal curvature of the fixed batch there (diagProbe). It
+// returns the whitening of that curvature centred at Adam's end and the
+// curvature in its coordinates, as newton does.
+func (e *chainEnv) modeSearch(start []float64, startScale float64) (*whitening, []sym, error) {
+	d := e.d
+	mb, err := sgmcmc.NewMinibatch(e.counted, min(e.N, modeBatch), false, rand.NewPCG(e.mbSeed[0]^modeSeed, e.mbSeed[1]))
+	if err != nil {
+		return nil, nil, err
+	}
+	theta := append([]float64(nil), start...)
+	g, m1, m2 := make([]float64, d), make([]float64, d), make([]float64, d)
+	rate := modeRate * startScale
+	steps := max(modeMinSteps, modeEpochs*e.N/min(e.N, modeBatch))
+	for t := 1; t <= steps; t++ {
+		mb.Grad(g, theta)
+		if valid.FirstNonFinite(g) >= 0 {
+			w := &whitening{shift: theta, diag: ones(d)}
+			return nil, nil, e.fault(w, "the minibatch gradient of the mode search")
+		}
+		c1 := 1 - math.Pow(modeBeta1, float64(t))
+		c2 := 1 - math.Pow(modeBeta2, float64(t))
+		for i, gi := range g {
+			m1[i] = modeBeta1*m1[i] + (1-modeBeta1)*gi
+			m2[i] = modeBeta2*m2[i] + (1-modeBeta2)*gi*gi
+			theta[i] -= rate * (m1[i] / c1) / (math.Sqrt(m2[i]/c2) + modeEps)
+		}
+	}
+	w := &whitening{shift: theta, diag: ones(d)}
+	h, _, err := e.whitenedHessian(w, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	nw, _, err := e.rewhiten(w, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The mode is both phase 1's end and the one point of the windows
+	// (which do not run): λ̂ and the curvature spread read it.
+	hw := reexpress(h, transition(w, nw))
+	return nw, []sym{hw, hw}, nil
+}
+
+// ones returns a d-vector of ones.
+func ones(d int) []float64 {
+	v := make([]float64, d)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}

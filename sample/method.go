@@ -1,0 +1,137 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sample
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
+)
+
+// Method is a sampler Sample can run: what warmup needs to know of it and
+// how it is built from the adapted settings. The package's methods are
+// SGLDMethod, SGHMCMethod, SGNHTMethod, HAMCMCMethod and PSGLDMethod, each
+// a struct whose zero value is the default configuration (one file each,
+// sample_method_*.go); nil means SGHMCMethod{}.
+//
+// gSGRHMC (NewSGRHMC) is not among them: Sample whitens by a constant
+// preconditioner, after which gSGRHMC with a constant metric is SGHMC
+// draw for draw (measured on every development target), and a
+// position-dependent metric needs one from the model (a Fisher metric,
+// the SoftAbs of the Hessian), which the Model interface does not carry.
+// A user with such a metric can write the Method (ExampleMethod shows how)
+// around NewSGRHMC.
+//
+// A user's own method implements these three methods (ExampleMethod
+// writes one), or embeds one of the package's and replaces some of them. A
+// method may also implement WarmupAdapter, to adapt settings of its own at
+// the end of warmup, and AutocorrTimer, to predict its own autocorrelation
+// time for thinning.
+type Method interface {
+	// Name names the method in Result.Method.
+	Name() string
+	// Rules returns what warmup needs to know of the method.
+	Rules() Rules
+	// NewSampler returns the method's sampler on g, the chain's gradient
+	// in the whitened coordinates z of a (θ = a.Shift + L z), started at
+	// z0 and drawing its randomness from src, with the settings warmup
+	// adapted in a (Friction, NoiseVar, Accumulator, …). The step size
+	// a.Eps is not a setting of the sampler: Sample passes it to Run as a
+	// constant schedule. Adapted.NewSampler calls it.
+	NewSampler(g sgmcmc.Gradient, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error)
+}
+
+// MethodRules is what Sample's warmup needs to know of a Method
+// (doc/equations.md §13.4).
+type Rules struct {
+	// StepConstant is c in the step size ε = c/λ̂ (ε = c/√λ̂ with
+	// Momentum), λ̂ the largest eigenvalue of the whitened Hessian. It must
+	// be positive and finite.
+	StepConstant float64
+	// Momentum says the method is second-order, with a momentum and a
+	// friction: its step rule is ε = c/√λ̂, its heat εV̂/(2C) and its
+	// autocorrelation time that of a damped oscillator. Without it,
+	// Adapted.Friction is 0.
+	Momentum bool
+	// NoiseCorrection says the sampler takes a constant gradient-noise
+	// estimate B̂ = diag V̂ (Adapted.NoiseVar), which warmup then sets.
+	// Without it, NoiseVar is nil and only the batch size keeps the heat
+	// within SampleSettings.MaxHeat.
+	NoiseCorrection bool
+	// MinFriction is the smallest friction C (A for SGNHT) a method with
+	// Momentum gets; with NoiseCorrection warmup raises it to εV̂max so
+	// that 2C − εB̂ ≥ C. It must be finite and ≥ 0, and positive unless
+	// the gradient noise keeps the friction positive.
+	MinFriction float64
+}
+
+// WarmupAdapter is a Method with settings of its own to adapt at the end
+// of warmup, after the step size, the batch size and B̂ are chosen, as
+// PSGLDMethod adapts its RMSprop accumulator.
+type WarmupAdapter interface {
+	// AdaptWarmup adapts them into a (and may rescale a.Eps) on g, the
+	// chain's gradient at the chosen batch size in the whitened
+	// coordinates, at z = 0; n is the number of data items (1 for a
+	// Problem without a Model), src a source for the method alone.
+	AdaptWarmup(g sgmcmc.Gradient, n int, src rand.Source, a *Adapted) error
+}
+
+// AutocorrTimer is a Method that predicts its own autocorrelation time,
+// from which Sample chooses the thinning (a quarter of it) and the burn-in
+// (three times it, at least 100 steps). Without it the prediction is
+// that of doc/equations.md §13.1–§13.2 from MethodRules.Momentum.
+type AutocorrTimer interface {
+	// AutocorrTime returns the predicted integrated autocorrelation time,
+	// in steps, of the slowest whitened direction under the settings a.
+	AutocorrTime(a *Adapted) float64
+}
+
+// autocorrTime returns the integrated autocorrelation time, in steps, of
+// the slowest whitened direction of a chain with the adapted settings a,
+// as Sample predicts it for the thinning and the burn-in: m's own
+// prediction if it is an AutocorrTimer, and otherwise, with the smallest
+// whitened curvature taken as autocorrLowCurvature, 2/(ελ) for a
+// first-order method and 2·max(C/λ, 1/C)/ε with momentum (doc/equations.md
+// §13.1–§13.2).
+func autocorrTime(m Method, a *Adapted) float64 {
+	if t, ok := m.(AutocorrTimer); ok {
+		return t.AutocorrTime(a)
+	}
+	if !m.Rules().Momentum {
+		return firstOrderAutocorr(a.Eps)
+	}
+	c := math.Max(a.Friction, autocorrMinFriction)
+	return 2 * math.Max(c/autocorrLowCurvature, 1/c) / a.Eps
+}
+
+// firstOrderAutocorr is a first-order chain's autocorrelation time at the
+// effective step eps along the slowest direction.
+func firstOrderAutocorr(eps float64) float64 {
+	return 2 / (eps * autocorrLowCurvature)
+}
+
+// checkRules validates a method's rules before warmup.
+func checkRules(m Method) (Rules, error) {
+	r := m.Rules()
+	if !(r.StepConstant > 0) || math.IsInf(r.StepConstant, 0) {
+		return r, valid.Errorf(sgmcmc.ErrRange, "Sample: method %s: StepConstant = %v, want positive and finite", m.Name(), r.StepConstant)
+	}
+	if !(r.MinFriction >= 0) || math.IsInf(r.MinFriction, 0) {
+		return r, valid.Errorf(sgmcmc.ErrRange, "Sample: method %s: MinFriction = %v, want finite and ≥ 0", m.Name(), r.MinFriction)
+	}
+	return r, nil
+}
+
+// orDefault returns v, or def where v is zero (a configuration field's
+// zero value).
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}

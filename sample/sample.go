@@ -1,0 +1,202 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sample
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
+)
+
+// Sample runs K chains of a sampler on p from dispersed starts around
+// theta0, each adapting its own step size, preconditioner, friction, noise
+// correction and batch size during a warmup (doc/equations.md §13) that is
+// then frozen, and returns the draws after warmup with a summary and
+// warnings. It is the package's one-call entry point, in the spirit of
+// gonum's optimize.Minimize: settings may be nil, method nil means
+// SGHMCMethod{}. A method whose MethodRules are invalid is an ErrRange
+// before any work.
+//
+// Each chain c draws everything from ChainSource(s.Seed, c), so the result
+// is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once.
+//
+// A run that stops early — ctx cancelled (warmup looks at it every few
+// hundred gradient evaluations), the Callback returning ErrStop or an
+// error, a chain failing, or a panic in user code (Model, Gradient,
+// Callback, Method), which Sample recovers into a *PanicError naming the
+// function, the phase and the step — returns a partial *Result, with the
+// draws each chain kept, their summary and warnings and first a warning
+// saying why the run stopped, together with an error wrapping the cause
+// (a *ChainError naming the chain, or ctx's error). sample_stop.go states
+// the contract in full. Before any chain starts, a run whose draws and
+// warmup matrices would not fit in SampleSettings.MemoryLimit is refused.
+//
+// Warmup: (1) from the start, trust-region Newton steps on a fixed batch
+// (curvature from finite-difference Hessian-vector products, eigenvalues
+// floored at 1e−12 of the largest, so condition numbers to 10¹² are
+// handled) until the Newton decrement is that of a point of the typical
+// set; (2) three windows of preconditioned Langevin steps on the fixed
+// batch, the curvature measured at the end of each and averaged, and the
+// windows' covariance blended in with a weight that grows with their
+// effective size; (3) the largest eigenvalue λ̂ of the whitened Hessians by
+// power iteration, ε = c/λ̂ (c/√λ̂ with momentum, c the method's
+// MethodRules.StepConstant); (4) a probe of the gradient noise at the
+// sampling batch size, B̂ = diag V̂, friction, batch size by the heat check,
+// and the method's own adaptation if it is a WarmupAdapter; (5) thinning
+// and burn-in from the predicted autocorrelation time. A divergence in
+// warmup halves ε; a warmup that has to shrink ε by 10¹² returns an error.
+// sample_warmup.go lists the phases and names every constant.
+//
+// After sampling, on the dense path: a chain whose draws do not fit the
+// preconditioner its warmup chose re-adapts from them and samples again
+// (SampleSettings.Rounds, doc/equations.md §13.17), and a chain whose
+// draws sit where the posterior has next to no mass, by their Laplace
+// mass against another chain's, samples again in that chain's place
+// (Adapted.Joined, §13.18).
+//
+// Above SampleSettings.DenseMax every matrix of warmup is a vector: the
+// curvature's diagonal from random probes, λ̂ by the Lanczos process, a
+// low-rank factor of the whitening from the curvature's extreme
+// directions (Adapted.LowRankU), O(d) memory in all; and each chain keeps
+// running moments of every coordinate (Result.Moments, with MCSE by
+// batch means) and the draws that fit in SampleSettings.DrawsMemory
+// (doc/equations.md §13.11–§13.12).
+func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, method Method) (*Result, error) {
+	if ctx == nil {
+		return nil, valid.Errorf(sgmcmc.ErrNil, "Sample: nil context (use context.Background())")
+	}
+	s, err := sampleDefaults(p, theta0, settings)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case method == nil:
+		method = SGHMC{}
+	case valid.IsNil(method):
+		return nil, valid.Errorf(sgmcmc.ErrNil, "Sample: nil method (a nil %T)", method)
+	}
+	var rules Rules
+	if err := protect("Method.Rules", func() (err error) { rules, err = checkRules(method); return err }); err != nil {
+		return nil, err
+	}
+	var name string
+	if err := protect("Method.Name", func() error { name = method.Name(); return nil }); err != nil {
+		return nil, err
+	}
+	if err := checkSampleMemory(len(theta0), s); err != nil {
+		return nil, err
+	}
+	ids := s.ChainIDs
+	if ids == nil {
+		ids = make([]int, s.Chains)
+		for c := range ids {
+			ids[c] = c
+		}
+	}
+	res := &Result{Method: name, Temperature: s.Temperature, Chains: make([]*sgmcmc.Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
+	var prog *sampleProgress
+	if s.Progress != nil {
+		prog = newSampleProgress(s.Progress, s.ProgressEvery, ids)
+	}
+	outs := make([]chainOut, len(ids))
+	errs := make([]error, len(ids))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	eachBounded(len(ids), sem, func(i int) {
+		outs[i], errs[i] = sampleChain(ctx, ids[i], p, theta0, s, method, rules, prog, i)
+	})
+	join(ctx, outs, errs, p.Model, s, sem)
+	prog.close()
+	var firstErr error
+	var moms []*chainMoments
+	for c, o := range outs {
+		moms = append(moms, o.moments)
+		res.Chains[c] = o.chain
+		res.Adapted[c] = o.adapted
+		res.GradEvals += o.evals
+		res.WarmupGradEvals += o.warmEvals
+		res.SetupPasses += o.adapted.SetupPasses
+		if o.chain != nil {
+			res.Divergences += o.chain.Divergences
+		}
+		res.Warnings = append(res.Warnings, o.warnings...)
+		if errs[c] != nil && firstErr == nil {
+			if ctx.Err() != nil {
+				firstErr = valid.Errorf(nil, "Sample: %w", ctx.Err())
+			} else {
+				firstErr = &sgmcmc.ChainError{Chain: ids[c], Err: errs[c]}
+			}
+		}
+	}
+	res.Moments = mergeMoments(moms)
+	err = res.summarise(p.Names, s, ids, firstErr)
+	res.Warnings = append(res.Warnings, warmupModeWarning(outs, ids, p.Model)...)
+	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
+	return res, err
+}
+
+// eachBounded calls f(0), …, f(n−1), each on its own goroutine, at most
+// cap(sem) at once, and returns when all have returned.
+func eachBounded(n int, sem chan struct{}, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// rhatLimit is the R̂ above which the chains disagree: Sample warns, and
+// chains in a place of negligible mass may join another (sample_join.go).
+const rhatLimit = 1.01
+
+// sampleWarnings states what the summary says is wrong.
+func sampleWarnings(r *Result, s *Settings, chains int) []string {
+	var w []string
+	worstR, worstE := 0, 0
+	for j, p := range r.Summary {
+		if p.RHat > r.Summary[worstR].RHat || math.IsNaN(p.RHat) {
+			worstR = j
+		}
+		if p.ESSBulk < r.Summary[worstE].ESSBulk {
+			worstE = j
+		}
+	}
+	if p := r.Summary[worstR]; !(p.RHat <= rhatLimit) {
+		w = append(w, fmt.Sprintf("R̂ = %.3f for %s (above %.2f): the chains disagree; they have not converged or do not mix", p.RHat, p.Name, rhatLimit))
+	}
+	if p := r.Summary[worstE]; !(p.ESSBulk >= 100*float64(chains)) {
+		w = append(w, fmt.Sprintf("bulk ESS = %.0f for %s (below 100 per chain): too few effective draws for reliable estimates; run longer", p.ESSBulk, p.Name))
+	}
+	if r.Divergences > 0 {
+		w = append(w, fmt.Sprintf("%d divergent transitions while sampling: the step size is too large for part of the posterior, which may be undersampled", r.Divergences))
+	}
+	var heat, spread, noise float64
+	for _, a := range r.Adapted {
+		heat = math.Max(heat, a.Heat)
+		spread = math.Max(spread, a.CurvatureSpread)
+		noise = math.Max(noise, a.NoiseScale)
+	}
+	if heat > s.MaxHeat {
+		w = append(w, fmt.Sprintf("excess temperature from gradient noise %.1f%% (above %.0f%%): variances are inflated by about that much; raise the batch size", 100*heat, 100*s.MaxHeat))
+	}
+	if noise > 1 {
+		w = append(w, fmt.Sprintf("gradient noise dominates: it puts %.1f times as much variance into each step as the sampler's own diffusion, so the result rests on the noise correction B̂ being right; raise the batch size", noise))
+	}
+	switch {
+	case math.IsInf(spread, 1):
+		w = append(w, "the posterior has no positive curvature at some warmup points (flat or not identified there?): no constant step size and preconditioner suit all of it, so parts may be undersampled")
+	}
+	return w
+}
