@@ -164,7 +164,7 @@ func sampleBadCases() []badCase {
 			switch {
 			case res == nil:
 				return fmt.Errorf("no partial Result with %w", err)
-			case len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "stopped early"):
+			case len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0].Message, "stopped early"):
 				return fmt.Errorf("partial Result's warnings %q do not say the run stopped early (%w)", res.Warnings, err)
 			case wantDraws && (res.Chains[0] == nil || res.Chains[0].Len() == 0 || res.Summary == nil):
 				return fmt.Errorf("partial Result lost the draws or the summary (%w)", err)
@@ -294,7 +294,7 @@ func sampleBadCases() []badCase {
 		// Runs that stop early.
 		{name: "Sample cancelled before it starts", child: true, run: func() error {
 			res, err := Run(cancelled, model("", 0), []float64{0, 0}, few, nil)
-			if res == nil || len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "stopped early") {
+			if res == nil || len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0].Message, "stopped early") {
 				return fmt.Errorf("no partial Result saying so: %w", err)
 			}
 			return err

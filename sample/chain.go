@@ -25,7 +25,7 @@ type chainOut struct {
 	moments          *chainMoments // above DenseMax
 	adapted          Adapted
 	evals, warmEvals int64
-	warnings         []string
+	warnings         []Warning
 	// run is the chain's sampling state once its warmup's windows ended,
 	// and w and hs the whitening and Hessians of its last round, for a
 	// chain that another joins

@@ -84,9 +84,9 @@ func ExampleRun_stoppedEarly() {
 	res, err := sample.Run(context.Background(), gauss, []float64{0, 0}, &sample.Settings{Seed: 1, Chains: 1, Callback: stop}, nil)
 	fmt.Println(errors.Is(err, sgmcmc.ErrStop))
 	fmt.Println(res.Chains[0].Len(), "draws kept;", len(res.Summary), "parameters summarised")
-	fmt.Println(res.Warnings[0][:24])
+	fmt.Println(res.Warnings[0].Kind, "|", res.Warnings[0].Message[:24])
 	// Output:
 	// true
 	// 50 draws kept; 2 parameters summarised
-	// the run stopped early (c
+	// stopped | the run stopped early (c
 }

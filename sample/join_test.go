@@ -88,7 +88,7 @@ func TestJoin(t *testing.T) {
 		if len(res.Warnings) > 0 {
 			t.Errorf("seed %d: warnings %q", seed, res.Warnings)
 		}
-		if light > 0 && !strings.Contains(strings.Join(one.Warnings, " "), "separate") {
+		if light > 0 && !strings.Contains(strings.Join(one.Warnings.Messages(), " "), "separate") {
 			t.Errorf("seed %d: one round, %d chains in the light mode, no mode warning: %q", seed, light, one.Warnings)
 		}
 		// Every chain samples N(−10, 1): the pooled mean within 4 MCSE.

@@ -36,7 +36,7 @@ const modeSeparation = 6
 // judged in its own and the other's robust standard deviations, parameter
 // by parameter. With a model that implements LogDensity, the warning gives
 // the log density at each group's medians.
-func modeWarning(r *Result, ids []int, m sgmcmc.Model) []string {
+func modeWarning(r *Result, ids []int, m sgmcmc.Model) []Warning {
 	var cs []int // indices into r.Chains of the chains judged
 	n := math.MaxInt
 	for c, ch := range r.Chains {
@@ -99,7 +99,7 @@ func modeWarning(r *Result, ids []int, m sgmcmc.Model) []string {
 		}
 	}
 	parts := g.describe(cs, ids, m, func(k int) []float64 { return med[k] }, "at its medians")
-	return []string{fmt.Sprintf("the chains settled in %d separate places — %s — each at least %.0f of its own standard deviations from the others along some parameter: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with ReplicaExchangeMethod",
+	return []Warning{runWarning(Modes, "", "the chains settled in %d separate places — %s — each at least %.0f of its own standard deviations from the others along some parameter: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with ReplicaExchangeMethod",
 		len(g.roots), strings.Join(parts, "; "), closest)}
 }
 
@@ -146,7 +146,7 @@ func (e *chainEnv) settled(multimodal bool) []float64 {
 // it settled), above the χ²_d quantile at 1 − settledTail (half: two
 // points of one mode's typical set are √2 times as far apart as a point
 // from the mode). nil when fewer than two chains settled.
-func warmupModeWarning(outs []chainOut, ids []int, m sgmcmc.Model) []string {
+func warmupModeWarning(outs []chainOut, ids []int, m sgmcmc.Model) []Warning {
 	var cs []int
 	for c, o := range outs {
 		if o.settled != nil && o.adapted.Shift != nil {
@@ -181,7 +181,7 @@ func warmupModeWarning(outs []chainOut, ids []int, m sgmcmc.Model) []string {
 		return nil
 	}
 	parts := g.describe(cs, ids, m, func(k int) []float64 { return outs[cs[k]].settled }, "there")
-	return []string{fmt.Sprintf("the chains' warmups settled in %d separate modes — %s — each outside the others' local Gaussian approximations: the posterior has several modes, and each chain samples the one it started in; the draws weigh them by how many chains found them, not by their posterior mass, whatever R̂ says; sample with ReplicaExchangeMethod, or run more chains from dispersed starts to see how many modes there are",
+	return []Warning{runWarning(Modes, "", "the chains' warmups settled in %d separate modes — %s — each outside the others' local Gaussian approximations: the posterior has several modes, and each chain samples the one it started in; the draws weigh them by how many chains found them, not by their posterior mass, whatever R̂ says; sample with ReplicaExchangeMethod, or run more chains from dispersed starts to see how many modes there are",
 		len(g.roots), strings.Join(parts, "; "))}
 }
 

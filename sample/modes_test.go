@@ -47,8 +47,8 @@ func TestSampleModeWarning(t *testing.T) {
 		}
 		var mw string
 		for _, w := range res.Warnings {
-			if strings.Contains(w, "separate places") {
-				mw = w
+			if strings.Contains(w.Message, "separate places") {
+				mw = w.Message
 			}
 		}
 		t.Logf("seed %d: chains per mode %v; %q", seed, side, mw)
@@ -67,7 +67,7 @@ func TestSampleModeWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range res.Warnings {
-		if strings.Contains(w, "separate places") {
+		if strings.Contains(w.Message, "separate places") {
 			t.Errorf("one mode, mode warning %q", w)
 		}
 	}

@@ -91,8 +91,8 @@ func mergeMoments(cs []*chainMoments) *Moments {
 
 // momentWarnings states what the moments say is wrong: R̂ above 1.01 or an
 // effective size below 100 per chain at some coordinate.
-func momentWarnings(m *Moments, chains int) []string {
-	var out []string
+func momentWarnings(m *Moments, chains int) []Warning {
+	var out []Warning
 	worstR, worstE := 0, 0
 	for i := range m.Mean {
 		if m.RHat[i] > m.RHat[worstR] || math.IsNaN(m.RHat[i]) && !math.IsNaN(m.RHat[worstR]) {
@@ -103,10 +103,10 @@ func momentWarnings(m *Moments, chains int) []string {
 		}
 	}
 	if r := m.RHat[worstR]; r > rhatLimit {
-		out = append(out, fmt.Sprintf("R̂ = %.3f for theta.%d (above %.2f, from the running moments of every coordinate): the chains disagree; they have not converged or do not mix", r, worstR+1, rhatLimit))
+		out = append(out, runWarning(NotMixed, fmt.Sprintf("theta.%d", worstR+1), "R̂ = %.3f for theta.%d (above %.2f, from the running moments of every coordinate): the chains disagree; they have not converged or do not mix", r, worstR+1, rhatLimit))
 	}
 	if e := m.ESS(worstE); !(e >= 100*float64(chains)) {
-		out = append(out, fmt.Sprintf("effective size %.0f for theta.%d (below 100 per chain, from the batch means of every coordinate): too few effective draws for reliable estimates; run longer", e, worstE+1))
+		out = append(out, runWarning(FewDraws, fmt.Sprintf("theta.%d", worstE+1), "effective size %.0f for theta.%d (below 100 per chain, from the batch means of every coordinate): too few effective draws for reliable estimates; run longer", e, worstE+1))
 	}
 	return out
 }

@@ -254,8 +254,8 @@ func TestWarmupModeWarning(t *testing.T) {
 		}
 		var mw string
 		for _, w := range r.Warnings {
-			if strings.Contains(w, "warmups settled in 2 separate modes") {
-				mw = w
+			if strings.Contains(w.Message, "warmups settled in 2 separate modes") {
+				mw = w.Message
 			}
 		}
 		t.Logf("seed %d: chains per mode %v: %.120q", seed, side, mw)
@@ -276,7 +276,7 @@ func TestWarmupModeWarning(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, w := range r.Warnings {
-				if strings.Contains(w, "separate") {
+				if strings.Contains(w.Message, "separate") {
 					t.Errorf("%d-D one-mode target, seed %d: %q", tg.Dim(), seed, w)
 				}
 			}

@@ -253,7 +253,7 @@ func (cr *chainRun) reachWarning(out *chainOut, rounds int, reach, why, hint str
 	if rounds > 0 {
 		lead = fmt.Sprintf("after %d sampling round(s) its draws still reach", rounds)
 	}
-	out.warnings = append(out.warnings, fmt.Sprintf("chain %d: %s where its preconditioner did not look (%s)%s: parts of the posterior may be undersampled or the step too large for them; %s", cr.c, lead, reach, why, hint))
+	out.warnings = append(out.warnings, Warning{Kind: Unreached, Chain: cr.c, Message: fmt.Sprintf("chain %d: %s where its preconditioner did not look (%s)%s: parts of the posterior may be undersampled or the step too large for them; %s", cr.c, lead, reach, why, hint)})
 }
 
 // drawsFit returns the least single-chain bulk ESS over the coordinates

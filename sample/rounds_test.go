@@ -102,7 +102,7 @@ func TestRoundBudget(t *testing.T) {
 	}
 	var said bool
 	for _, w := range all.Warnings {
-		said = said || strings.Contains(w, "another round would cost")
+		said = said || strings.Contains(w.Message, "another round would cost")
 	}
 	if !said || extra <= 0 {
 		t.Errorf("the budget stopped no round (later rounds %.3g evaluations; warnings %q)", extra, all.Warnings)

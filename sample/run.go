@@ -189,7 +189,7 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	out.evals = e.count
 	if rs, ok := smp.(*replicaSampler); ok {
 		for _, w := range rs.warnings() {
-			out.warnings = append(out.warnings, fmt.Sprintf("chain %d: %s", cr.c, w))
+			out.warnings = append(out.warnings, Warning{Kind: Exchange, Chain: cr.c, Message: fmt.Sprintf("chain %d: %s", cr.c, w)})
 		}
 	}
 	if zc != nil {

@@ -6,7 +6,6 @@ package sample
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"sync"
@@ -162,8 +161,8 @@ func eachBounded(n int, sem chan struct{}, f func(i int)) {
 const rhatLimit = 1.01
 
 // sampleWarnings states what the summary says is wrong.
-func sampleWarnings(r *Result, s *Settings, chains int) []string {
-	var w []string
+func sampleWarnings(r *Result, s *Settings, chains int) []Warning {
+	var w []Warning
 	worstR, worstE := 0, 0
 	for j, p := range r.Summary {
 		if p.RHat > r.Summary[worstR].RHat || math.IsNaN(p.RHat) {
@@ -174,13 +173,13 @@ func sampleWarnings(r *Result, s *Settings, chains int) []string {
 		}
 	}
 	if p := r.Summary[worstR]; !(p.RHat <= rhatLimit) {
-		w = append(w, fmt.Sprintf("R̂ = %.3f for %s (above %.2f): the chains disagree; they have not converged or do not mix", p.RHat, p.Name, rhatLimit))
+		w = append(w, runWarning(NotMixed, p.Name, "R̂ = %.3f for %s (above %.2f): the chains disagree; they have not converged or do not mix", p.RHat, p.Name, rhatLimit))
 	}
 	if p := r.Summary[worstE]; !(p.ESSBulk >= 100*float64(chains)) {
-		w = append(w, fmt.Sprintf("bulk ESS = %.0f for %s (below 100 per chain): too few effective draws for reliable estimates; run longer", p.ESSBulk, p.Name))
+		w = append(w, runWarning(FewDraws, p.Name, "bulk ESS = %.0f for %s (below 100 per chain): too few effective draws for reliable estimates; run longer", p.ESSBulk, p.Name))
 	}
 	if r.Divergences > 0 {
-		w = append(w, fmt.Sprintf("%d divergent transitions while sampling: the step size is too large for part of the posterior, which may be undersampled", r.Divergences))
+		w = append(w, runWarning(Divergent, "", "%d divergent transitions while sampling: the step size is too large for part of the posterior, which may be undersampled", r.Divergences))
 	}
 	var heat, spread, noise float64
 	for _, a := range r.Adapted {
@@ -189,14 +188,14 @@ func sampleWarnings(r *Result, s *Settings, chains int) []string {
 		noise = math.Max(noise, a.NoiseScale)
 	}
 	if heat > s.MaxHeat {
-		w = append(w, fmt.Sprintf("excess temperature from gradient noise %.1f%% (above %.0f%%): variances are inflated by about that much; raise the batch size", 100*heat, 100*s.MaxHeat))
+		w = append(w, runWarning(Heat, "", "excess temperature from gradient noise %.1f%% (above %.0f%%): variances are inflated by about that much; raise the batch size", 100*heat, 100*s.MaxHeat))
 	}
 	if noise > 1 {
-		w = append(w, fmt.Sprintf("gradient noise dominates: it puts %.1f times as much variance into each step as the sampler's own diffusion, so the result rests on the noise correction B̂ being right; raise the batch size", noise))
+		w = append(w, runWarning(Noise, "", "gradient noise dominates: it puts %.1f times as much variance into each step as the sampler's own diffusion, so the result rests on the noise correction B̂ being right; raise the batch size", noise))
 	}
 	switch {
 	case math.IsInf(spread, 1):
-		w = append(w, "the posterior has no positive curvature at some warmup points (flat or not identified there?): no constant step size and preconditioner suit all of it, so parts may be undersampled")
+		w = append(w, runWarning(Flat, "", "the posterior has no positive curvature at some warmup points (flat or not identified there?): no constant step size and preconditioner suit all of it, so parts may be undersampled"))
 	}
 	return w
 }

@@ -395,7 +395,7 @@ func TestSampleFunnelWarns(t *testing.T) {
 		}
 		var mixing bool
 		for _, w := range res.Warnings {
-			mixing = mixing || strings.HasPrefix(w, "R̂ = ") || strings.HasPrefix(w, "bulk ESS = ")
+			mixing = mixing || strings.HasPrefix(w.Message, "R̂ = ") || strings.HasPrefix(w.Message, "bulk ESS = ")
 		}
 		if !mixing {
 			t.Errorf("seed %d: warnings %q do not say that the chains disagree or mix too slowly", seed, res.Warnings)

@@ -279,7 +279,7 @@ type Result struct {
 	// divergences, excess heat, gradient noise dominating the drift, no
 	// positive curvature at a warmup point. Empty means none of these was
 	// seen.
-	Warnings []string
+	Warnings Warnings
 	// Divergences is the number of divergent transitions while sampling.
 	Divergences int
 	// GradEvals counts per-datum likelihood-gradient evaluations for a

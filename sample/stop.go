@@ -64,7 +64,7 @@ func (r *Result) summarise(names []string, s *Settings, ids []int, runErr error)
 		case len(use) < len(r.Chains) || n < s.Draws:
 			early += fmt.Sprintf("; the summary covers the first %d draws of the %d chains that have them", n, len(use))
 		}
-		r.Warnings = append([]string{early}, r.Warnings...)
+		r.Warnings = append(Warnings{runWarning(Stopped, "", "%s", early)}, r.Warnings...)
 	}
 	if len(use) == 0 {
 		return runErr

@@ -72,7 +72,7 @@ func TestSampleCancelWarmup(t *testing.T) {
 			t.Errorf("deadline %v honoured %v late", after, late)
 		}
 		t.Logf("deadline %v: returned %v after it", after, late.Round(time.Millisecond))
-		if res == nil || len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "stopped early") {
+		if res == nil || len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0].Message, "stopped early") {
 			t.Errorf("deadline %v: partial result %+v, want one whose first warning says the run stopped early", after, res)
 		}
 	}

@@ -224,7 +224,7 @@ func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string, 
 		setup := int64(res.SetupPasses) * int64(m.Len())
 		a := res.Adapted[0]
 		r := &Row{Method: name, Seed: seed, GradEvals: res.GradEvals + setup, WarmupEvals: res.WarmupGradEvals + setup,
-			Draws: nd, BatchSize: a.BatchSize, Thin: a.Thin, Eps: a.Eps, Temperature: temp, Warnings: res.Warnings}
+			Draws: nd, BatchSize: a.BatchSize, Thin: a.Thin, Eps: a.Eps, Temperature: temp, Warnings: res.Warnings.Messages()}
 		r.WarmupShare = float64(r.WarmupEvals) / float64(r.GradEvals)
 		rows = append(rows, finish(r, t, append([]float64(nil), sum...)))
 		return nil

@@ -178,7 +178,7 @@ func RunChain(ctx context.Context, c Config, m *logreg) (*stancsv.Chain, []strin
 		return nil, nil, err
 	}
 	out, err := csvChain(c, c.Chain, res.Chains[0], &res.Adapted[0], m)
-	return out, res.Warnings, err
+	return out, res.Warnings.Messages(), err
 }
 
 // RunAll runs every chain in this process (sgmcmc.Sample of all K chains,

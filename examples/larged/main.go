@@ -223,7 +223,7 @@ func runRow(j job, seed uint64, refDir string) (*Row, error) {
 	if c := res.Chains[0]; c != nil && c.Coords != nil {
 		r.KeptCoords = len(c.Coords)
 	}
-	r.Warnings = res.Warnings
+	r.Warnings = res.Warnings.Messages()
 	if r.Warnings == nil {
 		r.Warnings = []string{}
 	}

@@ -205,8 +205,8 @@ func run(t target, mn string, seed uint64) (Row, *sample.Result) {
 	if res == nil {
 		return r, nil
 	}
-	r.Warnings = append(r.Warnings, res.Warnings...)
-	for _, w := range res.Warnings {
+	r.Warnings = append(r.Warnings, res.Warnings.Messages()...)
+	for _, w := range res.Warnings.Messages() {
 		if strings.Contains(w, "separate modes") {
 			r.ModeWarning = true
 		}

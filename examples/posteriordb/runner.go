@@ -52,7 +52,7 @@ func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws
 		return nil, info, err
 	}
 	info.Divergences = res.Divergences
-	info.Warnings = res.Warnings
+	info.Warnings = res.Warnings.Messages()
 	info.WarmupGradEvals = res.WarmupGradEvals
 	info.SampleGradEvals = res.GradEvals
 	info.SetupEvals = int64(res.SetupPasses) * int64(cm.Len())

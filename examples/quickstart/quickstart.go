@@ -369,7 +369,7 @@ func tuningFree(ctx context.Context, p *Problem, c Config, k int) (Result, error
 	note := fmt.Sprintf("SGHMC, batch %d, %d steps per chain after warmup, warmup %.0f%% of the gradient work; warnings: %d",
 		a.BatchSize, row.Steps, 100*float64(res.WarmupGradEvals)/float64(res.GradEvals), len(res.Warnings))
 	for _, w := range res.Warnings {
-		note += "\n  " + w
+		note += "\n  " + w.Message
 	}
 	return Result{Row: row, Comments: comments, Seed: seed, Chains: res.Chains, Summary: table, Note: note}, nil
 }

@@ -199,7 +199,7 @@ func sampleRow(ctx context.Context, cs Case, m Posterior, ref *Reference, plain 
 	}
 	r.EvalsPerESS = float64(r.GradEvals) / r.MinESSBulk
 	r.compare(ref, mean, sd)
-	r.Warnings = append(r.Warnings, res.Warnings...)
+	r.Warnings = append(r.Warnings, res.Warnings.Messages()...)
 	return r, nil
 }
 
