@@ -103,7 +103,7 @@ func testSampleDigests(t *testing.T, plain bool, digests map[string]string) {
 				ints = append(ints, a.SetupPasses)
 			}
 		}
-		ints = append(ints, int(res.GradEvals), int(res.WarmupGradEvals), len(res.Warnings))
+		ints = append(ints, int(res.WarmupGradEvals+res.SamplingGradEvals), int(res.WarmupGradEvals), len(res.Warnings))
 		got := chainDigest(draws, ints...)
 		want, ok := digests[res.Method]
 		if !ok {

@@ -94,7 +94,7 @@ func TestRoundBudget(t *testing.T) {
 		return res
 	}
 	one, all := run(1), run(0)
-	first := float64(one.GradEvals - one.WarmupGradEvals)
+	first := float64(one.SamplingGradEvals)
 	extra := float64(all.GradEvals - one.GradEvals)
 	const overhead = 1e4 // per round: 16 Hessians of 2d gradients, a noise probe
 	if lim := math.Max(roundBudget*first, roundFloor) + 2*overhead; extra > lim {
@@ -112,7 +112,7 @@ func TestRoundBudget(t *testing.T) {
 	// A MaxGradEvals that allows the kept round but not the refused one
 	// refuses that round as the rounds' budget does: the chain keeps its
 	// round, the same draws, no error (it was the cost-bound error).
-	kept := all.GradEvals - all.WarmupGradEvals
+	kept := all.SamplingGradEvals
 	res, err := Run(t.Context(), Problem{Gradient: funnelGradient}, make([]float64, d), &Settings{Chains: 1, Draws: 1000, Seed: 2, MaxGradEvals: kept + kept/100}, SGLD{})
 	if err != nil {
 		t.Fatalf("MaxGradEvals %d (the kept round's %d evaluations and 1 %%): %v", kept+kept/100, kept, err)

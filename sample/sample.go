@@ -118,8 +118,8 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		moms = append(moms, o.moments)
 		res.Chains[c] = o.chain
 		res.Adapted[c] = o.adapted
-		res.GradEvals += o.evals
 		res.WarmupGradEvals += o.warmEvals
+		res.SamplingGradEvals += o.evals - o.warmEvals
 		res.SetupPasses += o.adapted.SetupPasses
 		if o.chain != nil {
 			res.Divergences += o.chain.Divergences
@@ -133,6 +133,10 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 			}
 		}
 	}
+	if p.Model != nil {
+		res.SetupGradEvals = int64(res.SetupPasses) * int64(p.Model.Len())
+	}
+	res.GradEvals = res.SetupGradEvals + res.WarmupGradEvals + res.SamplingGradEvals
 	res.Moments = mergeMoments(moms)
 	err = res.summarise(p.Names, s, ids, firstErr)
 	res.Warnings = append(res.Warnings, warmupModeWarning(outs, ids, p.Model)...)

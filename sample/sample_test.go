@@ -110,7 +110,7 @@ func TestSampleLinReg(t *testing.T) {
 		if res.Method == "SGHMC" || res.Method == "SGNHT" {
 			maxWarm = 0.7
 		}
-		if w := float64(res.WarmupGradEvals) / float64(res.GradEvals); w > maxWarm {
+		if w := float64(res.WarmupGradEvals) / float64(res.WarmupGradEvals+res.SamplingGradEvals); w > maxWarm {
 			t.Errorf("%s: warmup took %.0f%% of the gradient work, want at most %.0f%%", res.Method, 100*w, 100*maxWarm)
 		}
 	}

@@ -282,14 +282,18 @@ type Result struct {
 	Warnings Warnings
 	// Divergences is the number of divergent transitions while sampling.
 	Divergences int
-	// GradEvals counts per-datum likelihood-gradient evaluations for a
-	// Model (calls to Grad for a Gradient), warmup included;
-	// WarmupGradEvals those of warmup alone.
-	GradEvals, WarmupGradEvals int64
+	// GradEvals is the run's cost: per-datum likelihood-gradient
+	// evaluations for a Model (calls to Grad for a Gradient), the sum of
+	// its three parts. SetupGradEvals are those of the setup passes, N
+	// per full pass over the data; WarmupGradEvals those of warmup (the
+	// first round's adaptation and every later round's); and
+	// SamplingGradEvals those of the sampling runs. Settings.MaxGradEvals
+	// bounds warmup and sampling, not the setup passes: their O(N) work is
+	// what a Model of N items asks for.
+	GradEvals, SetupGradEvals, WarmupGradEvals, SamplingGradEvals int64
 	// SetupPasses is the number of full passes over the data, summed over
 	// the chains, that warmup spent finding each chain's control-variate
 	// centre and its full gradient there (Adapted.SetupPasses per chain).
-	// They are not counted in GradEvals.
 	SetupPasses int
 	// Moments summarises every coordinate from the chains' running
 	// moments above DenseMax, where the chains may keep the draws of only

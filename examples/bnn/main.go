@@ -47,6 +47,7 @@ type Row struct {
 	CPUSeconds  float64  `json:"cpu_seconds"`
 	PeakRSSMB   float64  `json:"peak_rss_mb"`
 	GradEvals   int64    `json:"grad_evals"`
+	SetupEvals  int64    `json:"setup_evals"` // the control variates' full passes (counted in grad_evals here)
 	WarmupEvals int64    `json:"warmup_grad_evals,omitempty"`
 	WarmupShare float64  `json:"warmup_share,omitempty"`
 	Draws       int      `json:"draws,omitempty"`
@@ -221,9 +222,8 @@ func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string, 
 				}
 			}
 		}
-		setup := int64(res.SetupPasses) * int64(m.Len())
 		a := res.Adapted[0]
-		r := &Row{Method: name, Seed: seed, GradEvals: res.GradEvals + setup, WarmupEvals: res.WarmupGradEvals + setup,
+		r := &Row{Method: name, Seed: seed, GradEvals: res.GradEvals, WarmupEvals: res.WarmupGradEvals + res.SetupGradEvals, SetupEvals: res.SetupGradEvals,
 			Draws: nd, BatchSize: a.BatchSize, Thin: a.Thin, Eps: a.Eps, Temperature: temp, Warnings: res.Warnings.Messages()}
 		r.WarmupShare = float64(r.WarmupEvals) / float64(r.GradEvals)
 		rows = append(rows, finish(r, t, append([]float64(nil), sum...)))

@@ -65,6 +65,7 @@ type Row struct {
 	Error         string   `json:"error"`
 	Seconds       float64  `json:"seconds"`
 	GradEvals     int64    `json:"grad_evals"`
+	SetupEvals    int64    `json:"setup_evals"` // the control variates' full passes, not in grad_evals
 	MinESSBulk    float64  `json:"min_ess_bulk"`
 	MaxRHat       float64  `json:"max_rhat"`
 	Divergences   int      `json:"divergences"`
@@ -211,7 +212,8 @@ func run(t target, mn string, seed uint64) (Row, *sample.Result) {
 			r.ModeWarning = true
 		}
 	}
-	r.GradEvals = res.GradEvals + res.WarmupGradEvals
+	r.GradEvals = res.SamplingGradEvals + 2*res.WarmupGradEvals
+	r.SetupEvals = res.SetupGradEvals
 	r.Divergences = res.Divergences
 	if err != nil || len(res.Chains) == 0 || t.improper {
 		return r, res

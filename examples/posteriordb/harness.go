@@ -187,6 +187,7 @@ type Row struct {
 	Divergences    int      `json:"divergences"`
 	Warnings       []string `json:"warnings"`
 	GradEvals      int64    `json:"grad_evals"`
+	SetupEvals     int64    `json:"setup_evals"` // the control variates' full passes (counted in grad_evals here)
 	Seconds        float64  `json:"seconds"`
 	Error          string   `json:"error"`
 
@@ -251,7 +252,7 @@ func RunRow(ctx context.Context, run runner, t *Target, method string, seed uint
 	cpu1, _ := cputime.Process()
 	nan := math.NaN()
 	mname, integ := splitRun(method)
-	row := Row{Target: t.Name, Method: mname, Integrator: integ, Seed: seed, Divergences: info.Divergences, GradEvals: info.GradEvals,
+	row := Row{Target: t.Name, Method: mname, Integrator: integ, Seed: seed, Divergences: info.Divergences, GradEvals: info.GradEvals, SetupEvals: info.SetupEvals,
 		Seconds: secs, Warnings: append([]string{}, info.Warnings...), Chains: len(chains), Info: info, CPUSeconds: nan,
 		MeanErrOverTol: nan, MaxMeanErrSD: nan, MaxSDRelErr: nan, MaxRHat: nan, MinESSBulk: nan}
 	if okCPU {

@@ -336,7 +336,7 @@ func TestOutput(t *testing.T) {
 	if got.DefaultMethod != defaultMethod {
 		t.Errorf("default_method %q, want %q", got.DefaultMethod, defaultMethod)
 	}
-	keys := []string{"target", "method", "integrator", "seed", "mean_err_over_tol", "max_mean_err_sd", "max_sd_rel_err", "max_rhat", "min_ess_bulk", "divergences", "warnings", "grad_evals", "seconds", "error"}
+	keys := []string{"target", "method", "integrator", "seed", "mean_err_over_tol", "max_mean_err_sd", "max_sd_rel_err", "max_rhat", "min_ess_bulk", "divergences", "warnings", "grad_evals", "setup_evals", "seconds", "error"}
 	if len(got.Rows) != len(c.Targets)*len(c.Methods) {
 		t.Fatalf("%d rows, want %d", len(got.Rows), len(c.Targets)*len(c.Methods))
 	}

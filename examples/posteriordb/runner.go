@@ -54,8 +54,8 @@ func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws
 	info.Divergences = res.Divergences
 	info.Warnings = res.Warnings.Messages()
 	info.WarmupGradEvals = res.WarmupGradEvals
-	info.SampleGradEvals = res.GradEvals
-	info.SetupEvals = int64(res.SetupPasses) * int64(cm.Len())
+	info.SampleGradEvals = res.GradEvals - res.SetupGradEvals
+	info.SetupEvals = res.SetupGradEvals
 	for _, a := range res.Adapted {
 		if a.BatchSize > info.BatchSize {
 			info.BatchSize = a.BatchSize

@@ -367,7 +367,7 @@ func tuningFree(ctx context.Context, p *Problem, c Config, k int) (Result, error
 		{Key: "heat", Value: g(a.Heat)}, {Key: "seed", Value: strconv.FormatUint(seed, 10)},
 		{Key: "chains", Value: strconv.Itoa(k)}, {Key: "warnings", Value: strconv.Itoa(len(res.Warnings))}}
 	note := fmt.Sprintf("SGHMC, batch %d, %d steps per chain after warmup, warmup %.0f%% of the gradient work; warnings: %d",
-		a.BatchSize, row.Steps, 100*float64(res.WarmupGradEvals)/float64(res.GradEvals), len(res.Warnings))
+		a.BatchSize, row.Steps, 100*float64(res.WarmupGradEvals)/float64(res.WarmupGradEvals+res.SamplingGradEvals), len(res.Warnings))
 	for _, w := range res.Warnings {
 		note += "\n  " + w.Message
 	}

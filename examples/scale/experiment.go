@@ -49,6 +49,9 @@ type Row struct {
 	// included, setup passes excluded (N per log-density evaluation for
 	// the reference sampler).
 	GradEvals int64 `json:"grad_evals"`
+	// SetupEvals are the setup passes' evaluations (SetupPasses × N
+	// summed over the chains), not counted in GradEvals.
+	SetupEvals int64 `json:"setup_evals"`
 	// MinESSBulk is the smallest bulk ESS over the coefficients.
 	MinESSBulk float64 `json:"min_ess_bulk"`
 	// EvalsPerESS is GradEvals / MinESSBulk.
@@ -189,7 +192,8 @@ func sampleRow(ctx context.Context, cs Case, m Posterior, ref *Reference, plain 
 		r.Batch = max(r.Batch, a.BatchSize)
 		r.SetupPasses = max(r.SetupPasses, a.SetupPasses)
 	}
-	r.GradEvals = res.GradEvals
+	r.GradEvals = res.WarmupGradEvals + res.SamplingGradEvals
+	r.SetupEvals = res.SetupGradEvals
 	mean, sd := make([]float64, m.Dim()), make([]float64, m.Dim())
 	r.MinESSBulk = math.Inf(1)
 	for j, row := range res.Summary {

@@ -35,7 +35,7 @@ func TestReducedRun(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	keys := []string{"n", "d", "method", "batch", "setup_passes", "grad_evals", "min_ess_bulk", "evals_per_ess", "cpu_s", "max_mean_err_sd", "max_sd_rel_err", "max_rhat", "warnings"}
+	keys := []string{"n", "d", "method", "batch", "setup_passes", "grad_evals", "setup_evals", "min_ess_bulk", "evals_per_ess", "cpu_s", "max_mean_err_sd", "max_sd_rel_err", "max_rhat", "warnings"}
 	methods := map[string]bool{}
 	for _, r := range doc.Rows {
 		for _, k := range keys {
@@ -48,7 +48,7 @@ func TestReducedRun(t *testing.T) {
 		}
 		m := r["method"].(string)
 		methods[m] = true
-		for _, k := range keys[3:12] {
+		for _, k := range keys[3:13] {
 			v, ok := r[k].(float64)
 			if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 				t.Errorf("%s: %s = %v, want a finite number", m, k, r[k])
