@@ -6,6 +6,7 @@ package sgmcmc
 
 import (
 	"fmt"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )

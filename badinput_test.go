@@ -147,7 +147,11 @@ func badInputCases() []badCase {
 		{name: "NewSGHMC R0 of wrong length", run: func() error { _, err := NewSGHMC(g, th2, src(), &SGHMCSettings{R0: []float64{1}}); return err }, want: ErrDimension},
 		{name: "NewSGHMC negative ResampleEvery", run: func() error { _, err := NewSGHMC(g, th2, src(), &SGHMCSettings{ResampleEvery: -1}); return err }, want: ErrRange},
 		{name: "NewSGHMC Minibatch dimension mismatch", run: func() error { _, err := NewSGHMC(mb(4), th2, src(), nil); return err }, want: ErrDimension},
-		{name: "NewNaiveSGHMC nil source", run: func() error { _, err := NewNaiveSGHMC(g, th2, nil, nil); return err }, want: ErrNil},
+		{name: "NewSGHMC Naive nil source", run: func() error { _, err := NewSGHMC(g, th2, nil, &SGHMCSettings{Naive: true}); return err }, want: ErrNil},
+		{name: "NewSGRHMCDense Naive", run: func() error {
+			_, err := NewSGRHMCDense(g, th2, quadMetric{}, src(), &SGRHMCSettings{Naive: true})
+			return err
+		}, want: ErrUnsupported},
 		{name: "NewSGNHT negative A", run: func() error { _, err := NewSGNHT(g, th2, src(), &SGNHTSettings{A: -1}); return err }, want: ErrRange},
 		{name: "NewSGNHT infinite Xi0", run: func() error {
 			x := math.Inf(1)

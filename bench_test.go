@@ -149,7 +149,7 @@ func BenchmarkNormals(b *testing.B) {
 		for _, s := range []struct {
 			name string
 			src  rand.Source
-		}{{"NormFloat64-PCG", rand.NewPCG(1, 1)}, {"NormFloat64-ChaCha8", ChainSource(1, 0)}} {
+		}{{"NormFloat64-PCG", rand.NewPCG(1, 1)}, {"NormFloat64-ChaCha8", rng.ChainSource(1, 0)}} {
 			b.Run(fmt.Sprintf("%s/d=%d", s.name, d), func(b *testing.B) {
 				r := rand.New(s.src)
 				run(b, d, func() {

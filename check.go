@@ -7,6 +7,7 @@ package sgmcmc
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -16,7 +17,8 @@ import (
 // configured NoiseVar, or none): D symmetric positive semidefinite, Q
 // skew-symmetric, the closed-form Γ against central finite differences of
 // D + Q, and 2D − εB̂ positive semidefinite. It returns nil if all hold,
-// and otherwise a *CheckError naming each failure and by how much.
+// and otherwise an error whose message names each failure and by how
+// much.
 // Check builds dense matrices: O(n²) memory and O(n³) time.
 func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 	if z == nil {
@@ -37,7 +39,7 @@ func (r *Recipe) Check(z []float64, eps float64, v []float64) error {
 	zc := append([]float64(nil), z...)
 	n := r.n
 	tol := 1e-9
-	var ce CheckError
+	var ce checkProblems
 	if r.spec.Prepare != nil {
 		if err := r.spec.Prepare(zc); err != nil {
 			ce.Problems = append(ce.Problems, fmt.Sprintf("Prepare fails at z: %v", err))
@@ -174,4 +176,14 @@ func minEigen(a mat.Matrix) float64 {
 	}
 	vals := es.Values(nil)
 	return vals[0]
+}
+
+// checkProblems is what Check found wrong, one entry a problem.
+type checkProblems struct {
+	Problems []string
+}
+
+// Error lists every problem found.
+func (e *checkProblems) Error() string {
+	return "sgmcmc: recipe check failed: " + strings.Join(e.Problems, "; ")
 }

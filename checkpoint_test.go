@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgmcmc-go/sgmcmc/rng"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -70,7 +71,7 @@ func ckCases() []ckCase {
 			return NewSGHMC(g, th0, src, &SGHMCSettings{Friction: 5, EstimateNoise: true, ResampleEvery: 5})
 		}),
 		recipe("NaiveSGHMC", func(g Gradient, src rand.Source) (*Recipe, error) {
-			return NewNaiveSGHMC(g, th0, src, nil)
+			return NewSGHMC(g, th0, src, &SGHMCSettings{Naive: true})
 		}),
 		recipe("SGNHT", func(g Gradient, src rand.Source) (*Recipe, error) { return NewSGNHT(g, th0, src, nil) }),
 		recipe("SGHMC-BAOAB", func(g Gradient, src rand.Source) (*Recipe, error) {
@@ -164,7 +165,7 @@ var ckSources = []struct {
 	make func(seed uint64) rand.Source
 }{
 	{"PCG", func(seed uint64) rand.Source { return rand.NewPCG(seed, seed^0xabc) }},
-	{"ChaCha8", func(seed uint64) rand.Source { return ChainSource(seed, 3) }},
+	{"ChaCha8", func(seed uint64) rand.Source { return rng.ChainSource(seed, 3) }},
 }
 
 func ckStateOf(s Sampler) []float64 {

@@ -85,7 +85,7 @@ func digestCases() []struct {
 		{"SGHMC simultaneous", 0.05, func(d int) (Sampler, error) {
 			return NewSGHMC(g, start(d, 0.5), src(), &SGHMCSettings{Integrator: Euler{}})
 		}},
-		{"naive SGHMC", 0.01, func(d int) (Sampler, error) { return NewNaiveSGHMC(g, start(d, 0.5), src(), nil) }},
+		{"naive SGHMC", 0.01, func(d int) (Sampler, error) { return NewSGHMC(g, start(d, 0.5), src(), &SGHMCSettings{Naive: true}) }},
 		{"SGNHT", 0.05, func(d int) (Sampler, error) {
 			return NewSGNHT(g, start(d, 0.5), src(), &SGNHTSettings{A: 1.5, R0: start(d, 0.3)})
 		}},
@@ -105,7 +105,7 @@ func digestCases() []struct {
 			return NewSGRHMC(g, start(d, 0.5), DiagMetricFunc(testMetric), src(), &SGRHMCSettings{Friction: 3, NoiseVar: ones(d, 0.5)})
 		}},
 		{"naive SGRHMC", 0.01, func(d int) (Sampler, error) {
-			return NewNaiveSGRHMC(g, start(d, 0.5), DiagMetricFunc(testMetric), src(), nil)
+			return NewSGRHMC(g, start(d, 0.5), DiagMetricFunc(testMetric), src(), &SGRHMCSettings{Naive: true})
 		}},
 		{"generic recipe", 0.01, func(d int) (Sampler, error) {
 			return NewRecipe(RecipeSpec{Grad: g, D: Scalar{N: d, C: 1}, Z0: start(d, 0.5), Src: src()})

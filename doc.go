@@ -17,7 +17,7 @@
 // accurate for stiff targets), or Euler (Eq. 9 read literally); Recipe.Check verifies a recipe
 // numerically. SGLD, SGHMC, SGNHT, SGRLD and gSGRHMC are thin constructors
 // over Recipe (NewSGLD, NewSGHMC, NewSGNHT, NewSGRLD, NewSGRHMC), with the
-// papers' incorrect foils NewNaiveSGHMC and NewNaiveSGRHMC for comparison.
+// papers' incorrect foils NewSGHMC and NewSGRHMC with Naive set for comparison.
 //
 // The gradient side is separate from the integrator: a Model gives the
 // gradients of a log prior and of each datum's log likelihood, and a
@@ -86,7 +86,7 @@
 // samplers: RecipeSpec and NewRecipe; the operators Scalar, Diagonal,
 // DiagFunc, Matrix, SymMatrix and Block (interfaces Operator and Diffusion,
 // whose AddMulVec and NonZero methods the integrator calls); the fields
-// Vector, Kinetic and FieldFunc for Γ and ∇K; the integrators Euler and
+// Vector and Kinetic for Γ and ∇K; the integrators Euler and
 // Sweep; and Recipe.Check, which verifies a new recipe numerically. A
 // recipe assembled from Scalar and Diagonal blocks, a Vector Γ and a
 // Kinetic ∇K takes the same one-pass step as the named samplers. The
@@ -121,7 +121,8 @@
 // reason, returns what it kept together with the error (for Sample, a
 // partial Result; sample_stop.go). Before allocating anything whose size
 // the caller chose (a chain's draws, d × d matrices), the package compares
-// it with MemoryLimit and returns an error wrapping ErrRange instead of
+// it with the memory limit (the least of GOMEMLIMIT, the cgroup's and the
+// machine's memory) and returns an error wrapping ErrRange instead of
 // running out of memory.
 //
 // The update rules the code implements are derived, in our words, in

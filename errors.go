@@ -7,7 +7,6 @@ package sgmcmc
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
@@ -46,6 +45,12 @@ var (
 	// identified (parameters that enter the likelihood only through a
 	// combination). The error names the direction.
 	ErrImproper = errors.New("sgmcmc: improper or non-identified posterior")
+	// ErrGradient: the model's gradient does not match finite differences
+	// of its log density (CheckModel, and package sample's warmup).
+	ErrGradient = errors.New("sgmcmc: gradient does not match the log density")
+	// ErrStop may be returned by a RunOptions.Callback to end a run early
+	// without error: Run returns the draws kept so far and a nil error.
+	ErrStop = errors.New("sgmcmc: stop requested")
 )
 
 // errorf returns an error whose message is "sgmcmc: " followed by the
@@ -76,10 +81,6 @@ func (e *StepError) Error() string {
 	return fmt.Sprintf("sgmcmc: step %d: %s at coordinate %d (value %v)", e.Step, e.What, e.Index, e.Value)
 }
 
-// ErrStop may be returned by a RunOptions.Callback to end a run early
-// without error: Run returns the draws kept so far and a nil error.
-var ErrStop = errors.New("sgmcmc: stop requested")
-
 // NotPSDError reports that a noise covariance 2D − εB̂ is not positive
 // semidefinite: the friction or diffusion is too small for the gradient
 // noise, or the step is too large.
@@ -91,14 +92,4 @@ type NotPSDError struct {
 // Error names the coordinate and the offending value.
 func (e *NotPSDError) Error() string {
 	return fmt.Sprintf("sgmcmc: 2D − εB̂ not positive semidefinite at coordinate %d (value %.6g)", e.Index, e.Value)
-}
-
-// CheckError lists what Recipe.Check found wrong.
-type CheckError struct {
-	Problems []string
-}
-
-// Error lists every problem found.
-func (e *CheckError) Error() string {
-	return "sgmcmc: recipe check failed: " + strings.Join(e.Problems, "; ")
 }

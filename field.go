@@ -15,12 +15,6 @@ type Field interface {
 	At(dst, z []float64)
 }
 
-// FieldFunc is a Field given by a function.
-type FieldFunc func(dst, z []float64)
-
-// At calls f(dst, z).
-func (f FieldFunc) At(dst, z []float64) { f(dst, z) }
-
 // Vector is a Field whose value is held in the slice itself, of the
 // state's length: constant, or kept current by the recipe's Prepare (the
 // correction Γ of a metric, recomputed at each new θ). A Vector that

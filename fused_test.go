@@ -109,7 +109,7 @@ func fusedCases() []struct {
 			return NewSGRHMC(g, start(d, 0.5), DiagMetricFunc(testMetric), src, &SGRHMCSettings{Friction: 3, NoiseVar: ones(d, 0.5)})
 		}},
 		{"naive SGRHMC", func(src rand.Source, d int) (*Recipe, error) {
-			return NewNaiveSGRHMC(g, start(d, 0.5), DiagMetricFunc(testMetric), src, nil)
+			return NewSGRHMC(g, start(d, 0.5), DiagMetricFunc(testMetric), src, &SGRHMCSettings{Naive: true})
 		}},
 	}
 }

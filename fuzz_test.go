@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgmcmc-go/sgmcmc/rng"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -135,7 +136,7 @@ func FuzzSamplers(f *testing.F) {
 		case 1:
 			s, err = NewSGHMC(g, theta0, src(), &SGHMCSettings{Friction: b, EstimateNoise: flags&16 != 0, ResampleEvery: int(steps % 4), Integrator: integ(flags&32 != 0)})
 		case 2:
-			s, err = NewNaiveSGHMC(g, theta0, src(), nil)
+			s, err = NewSGHMC(g, theta0, src(), &SGHMCSettings{Naive: true})
 		case 3:
 			xi := c
 			s, err = NewSGNHT(g, theta0, src(), &SGNHTSettings{A: b, Xi0: &xi})
@@ -219,7 +220,7 @@ func (m ckDenseN) Dense(g *mat.SymDense, dg []*mat.SymDense, _ []float64) {
 func fuzzReceiver(i int, chacha bool) ckState {
 	src := func(s uint64) rand.Source {
 		if chacha {
-			return ChainSource(s, 1)
+			return rng.ChainSource(s, 1)
 		}
 		return rand.NewPCG(s, s+1)
 	}

@@ -100,7 +100,7 @@ type HAMCMCStats struct {
 // bias from dropping them. Each step costs two gradient evaluations on the
 // same minibatch plus O(M²D) for S_t.
 //
-// Use decreasing step sizes such as Power{A: a} (ε_t = (a/t)^0.51) and
+// Use decreasing step sizes such as Polynomial{A: a^0.51, Gamma: 0.51} (ε_t = (a/t)^0.51) and
 // step-weighted averages Σ ε_t h(θ_t) / Σ ε_t (Eq. 12, Chain.WeightedMean)
 // for consistent posterior expectations. The samples form M interleaved
 // chains (θ_t moves θ_{t−M}); Position is the newest sample.

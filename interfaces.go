@@ -171,7 +171,7 @@ type DiagHessianGradient interface {
 // SGRLDSimplex: the gamma-target counterpart of Gradient. The samplers do not
 // know where â comes from: a fixed full-data shape (FixedShape), a minibatch
 // of count data (CountMinibatch), or the latent counts of a larger Gibbs
-// sampler (ShapeFunc, or StepShape).
+// sampler (StepShape).
 //
 // A ShapeEstimator may also have a method Dim() int; the sampler
 // constructors then check it against the sampler's dimension.
@@ -180,12 +180,6 @@ type ShapeEstimator interface {
 	// dst.
 	Shape(dst []float64)
 }
-
-// ShapeFunc adapts a function to the ShapeEstimator interface.
-type ShapeFunc func(dst []float64)
-
-// Shape calls f(dst).
-func (f ShapeFunc) Shape(dst []float64) { f(dst) }
 
 // Counts is a dataset of N items for a shape estimate: item i contributes
 // non-negative counts z_i (a vector over the sampler's coordinates) to the

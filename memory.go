@@ -6,24 +6,18 @@ package sgmcmc
 
 import "github.com/sgmcmc-go/sgmcmc/internal/valid"
 
-// MemoryLimit returns the memory, in bytes, that the library's allocation
-// guard lets one request use: the smallest of the Go runtime's memory
-// limit (debug.SetMemoryLimit or GOMEMLIMIT) when one is set, the cgroup's
-// limit (memory.max under cgroup v2, memory.limit_in_bytes under v1) and
-// the machine's physical memory (MemTotal in /proc/meminfo); MaxInt64 where
-// none is known. The machine's values are read once.
-//
-// Every allocation whose size comes from the caller — a Chain of
-// Draws × Dim floats in Run and RunChains, Sample's draws and warmup
-// matrices (SampleSettings.MemoryLimit overrides the limit there), dense
-// preconditioners, metrics and curvature memories of d × d or more — is
-// compared with it first, and a request that would not fit is an error
-// wrapping ErrRange naming the size, instead of a fatal out-of-memory that
-// no caller can recover from.
-func MemoryLimit() int64 { return valid.MemoryLimit() }
+// The memory guard. Every allocation whose size comes from the caller — a
+// Chain of Draws × Dim floats in Run and RunChains, dense preconditioners,
+// metrics and curvature memories of d × d or more — is compared first with
+// the memory limit: the smallest of the Go runtime's memory limit
+// (debug.SetMemoryLimit or GOMEMLIMIT) when one is set, the cgroup's limit
+// (memory.max under cgroup v2, memory.limit_in_bytes under v1) and the
+// machine's physical memory (MemTotal in /proc/meminfo). A request that
+// would not fit is an error wrapping ErrRange naming the size, instead of
+// a fatal out-of-memory that no caller can recover from.
 
 // checkMemory returns an error wrapping ErrRange if an allocation of the
-// given number of bytes exceeds limit (MemoryLimit() if limit ≤ 0).
+// given number of bytes exceeds limit (the memory limit if limit ≤ 0).
 func checkMemory(who, what string, bytes float64, limit int64) error {
 	return valid.CheckMemory(ErrRange, who, what, bytes, limit)
 }

@@ -5,45 +5,12 @@
 package sgmcmc
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 	"gonum.org/v1/gonum/diff/fd"
 )
-
-// Potential returns U(θ) = −log p(θ) − Σ_i log p(x_i | θ) over the whole
-// dataset. The model must implement LogDensity.
-func Potential(m Model, theta []float64) (float64, error) {
-	ld, ok := m.(LogDensity)
-	if !ok {
-		return math.NaN(), errorf(ErrUnsupported, "Potential: model does not implement LogDensity")
-	}
-	if len(theta) != m.Dim() {
-		return math.NaN(), errorf(ErrDimension, "Potential: len(theta) = %d, model dimension %d", len(theta), m.Dim())
-	}
-	u := -ld.LogPrior(theta)
-	for i := range m.Len() {
-		u -= ld.LogLik(theta, i)
-	}
-	return u, nil
-}
-
-// GradTolerance is the relative error beyond which a model's gradient is
-// wrong. A derivative a whose central finite difference of the log
-// density is n fails when |a − n| > GradTolerance · max(1, |a|, |n|), with
-// a and n measured per posterior standard deviation of the coordinate in
-// Sample's warmup check (so that 1 is the size of the gradient one
-// standard deviation from the mode) and in the units of θ in CheckModel.
-// Finite differences of a smooth log density agree with its gradient to
-// about 10⁻⁶ at these steps; a gradient off by a factor of 2, of the wrong
-// sign, or wrong in one coordinate by more than 1 % of its size fails.
-const GradTolerance = 0.01
-
-// ErrGradient: the model's gradient does not match finite differences of
-// its log density (CheckModel, and Sample's warmup when the model
-// implements LogDensity).
-var ErrGradient = errors.New("sgmcmc: gradient does not match the log density")
 
 // GradCheck is the result of comparing an analytic gradient with central
 // finite differences: the worst coordinate and its errors.
@@ -52,7 +19,7 @@ type GradCheck struct {
 	Analytic float64 // analytic derivative there
 	Numeric  float64 // finite-difference derivative there
 	AbsErr   float64 // |Analytic − Numeric|
-	RelErr   float64 // AbsErr / max(1, |Analytic|, |Numeric|), compared with GradTolerance
+	RelErr   float64 // AbsErr / max(1, |Analytic|, |Numeric|), compared with the tolerance 0.01
 }
 
 // String formats the check.
@@ -85,7 +52,7 @@ func CheckGradient(f func(x []float64) float64, grad func(dst, x []float64), x [
 // log densities at theta: the log prior and the log likelihood of each
 // datum in items. It returns the worst of the checks, and an error
 // wrapping ErrGradient naming the term and the coordinate if its RelErr
-// exceeds GradTolerance (Sample's warmup makes the same check, in units
+// exceeds 0.01 (Sample's warmup makes the same check, in units
 // of the posterior's scale, whenever the model implements LogDensity). The
 // model must implement LogDensity.
 func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
@@ -113,9 +80,9 @@ func CheckModel(m Model, theta []float64, items []int) (GradCheck, error) {
 			worst, term = c, fmt.Sprintf("LogLikGrad of item %d", i)
 		}
 	}
-	if !(worst.RelErr <= GradTolerance) {
-		return worst, errorf(ErrGradient, "CheckModel: %s does not match finite differences of the log density at coordinate %d: analytic %.10g, finite difference %.10g (relative error %.3g, tolerance GradTolerance = %g)",
-			term, worst.Index, worst.Analytic, worst.Numeric, worst.RelErr, GradTolerance)
+	if !(worst.RelErr <= valid.GradTolerance) {
+		return worst, errorf(ErrGradient, "CheckModel: %s does not match finite differences of the log density at coordinate %d: analytic %.10g, finite difference %.10g (relative error %.3g, tolerance %g)",
+			term, worst.Index, worst.Analytic, worst.Numeric, worst.RelErr, valid.GradTolerance)
 	}
 	return worst, nil
 }

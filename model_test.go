@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
 	"github.com/sgmcmc-go/sgmcmc/internal/testmodel"
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
 // TestMinibatchUnbiased: the average of many minibatch gradients is the
@@ -181,14 +183,11 @@ func TestCheckModelAndGradient(t *testing.T) {
 	for _, kind := range []string{"factor 2", "sign", "coordinate"} {
 		m := &testmodel.WrongGrad{LDModel: testModel{}, Kind: kind, Coord: 1}
 		c, err := CheckModel(m, []float64{0.4, 1.2}, []int{0, 3, 9})
-		if !errors.Is(err, ErrGradient) || !strings.Contains(err.Error(), "LogLikGrad of item") || c.RelErr <= GradTolerance {
+		if !errors.Is(err, ErrGradient) || !strings.Contains(err.Error(), "LogLikGrad of item") || c.RelErr <= valid.GradTolerance {
 			t.Errorf("%s: %v, %v; want an ErrGradient naming the item", kind, c, err)
 		}
 	}
-	u, err := Potential(testModel{}, []float64{0, 0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := fullpass.Potential(testModel{}, []float64{0, 0})
 	var want float64
 	for i := range 10 {
 		want += (float64(i)*float64(i) + float64(i)*float64(i)/4) / 2

@@ -17,7 +17,7 @@ import (
 // RunChains and Sample return it (Sample and RunChains inside a
 // *ChainError naming the chain). Panics the Go runtime cannot recover
 // (running out of memory, a stack overflow, concurrent map writes) still
-// end the program; Sample's memory check (MemoryLimit) exists so that the
+// end the program; the memory guard (memory.go) exists so that the
 // library itself never asks for more than the machine has.
 type PanicError struct {
 	// Func names the user code that panicked, as precisely as the library

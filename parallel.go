@@ -6,7 +6,6 @@ package sgmcmc
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,41 +15,19 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
-
-// ChainSource returns the random source of chain number chain of a
-// RunChains run with master seed seed: a ChaCha8 generator whose 32-byte key
-// is derived from (seed, chain) by the SplitMix64 mixing function. Distinct
-// (seed, chain) pairs give unrelated keys, hence independent streams.
-// RunChains hands it to newSampler; call it directly to rerun one chain
-// alone.
-func ChainSource(seed uint64, chain int) *rand.ChaCha8 {
-	var key [32]byte
-	base := mix64(seed + 0x9e3779b97f4a7c15*uint64(chain+1))
-	for w := range 4 {
-		base += 0x9e3779b97f4a7c15
-		binary.LittleEndian.PutUint64(key[8*w:], mix64(base^seed))
-	}
-	return rand.NewChaCha8(key)
-}
-
-// mix64 is the SplitMix64 finaliser (Steele, Lea & Flood 2014), a bijection
-// of uint64 with good avalanche.
-func mix64(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
 
 // RunChains runs k independent chains concurrently, each with Run and the
 // options o, and returns their draws in chain order.
 //
 // newSampler(c, src) builds the sampler of chain c from src =
-// ChainSource(seed, c); it is called for c = 0, …, k−1 in order, from the
+// rng.ChainSource(seed, c); it is called for c = 0, …, k−1 in order, from the
 // calling goroutine, before any chain starts. Since each chain owns its
 // sampler and its random stream, the draws are identical for any GOMAXPROCS
 // and any scheduling, and chain c equals a plain Run of the sampler that
-// newSampler(c, ChainSource(seed, c)) returns. At most GOMAXPROCS chains run
+// newSampler(c, rng.ChainSource(seed, c)) returns. At most GOMAXPROCS chains run
 // at a time.
 //
 // Concurrency: the chains run in parallel, so nothing mutable may be
@@ -92,7 +69,7 @@ func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain in
 	}
 	samplers := make([]Sampler, k)
 	for c := range samplers {
-		s, err := newSampler(c, ChainSource(seed, c))
+		s, err := newSampler(c, rng.ChainSource(seed, c))
 		if err != nil {
 			return nil, &ChainError{Chain: c, Err: err}
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // arSampler is a d-dimensional AR(1) chain θ ← ρθ + √(1−ρ²) z with N(0, I)
@@ -56,7 +57,7 @@ func arFactory(rho float64, d int) func(int, rand.Source) (sgmcmc.Sampler, error
 }
 
 // TestRunChainsDeterministic: the draws are bit-identical for GOMAXPROCS 1,
-// 2 and 8, and chain c equals a plain Run from ChainSource(seed, c).
+// 2 and 8, and chain c equals a plain Run from rng.ChainSource(seed, c).
 func TestRunChainsDeterministic(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	const k, seed = 7, 42
@@ -79,12 +80,12 @@ func TestRunChainsDeterministic(t *testing.T) {
 		}
 	}
 	for c := range k {
-		want, err := sgmcmc.Run(context.Background(), newAR(0.8, 3, sgmcmc.ChainSource(seed, c)), o)
+		want, err := sgmcmc.Run(context.Background(), newAR(0.8, 3, rng.ChainSource(seed, c)), o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !equalBits(first[c].Draws, want.Draws) {
-			t.Errorf("chain %d differs from Run with ChainSource(seed, %d)", c, c)
+			t.Errorf("chain %d differs from Run with rng.ChainSource(seed, %d)", c, c)
 		}
 	}
 }
@@ -114,7 +115,7 @@ func TestChainSourceIndependent(t *testing.T) {
 	ids := []id{{1, 0}, {1, 1}, {1, 2}, {2, 0}, {2, 1}, {0, 0}}
 	draws := make([][]float64, len(ids))
 	for i, s := range ids {
-		rng := rand.New(sgmcmc.ChainSource(s.seed, s.c))
+		rng := rand.New(rng.ChainSource(s.seed, s.c))
 		draws[i] = make([]float64, n)
 		for j := range draws[i] {
 			draws[i][j] = rng.NormFloat64()

@@ -124,7 +124,7 @@ func TestPSGLDMatchesReference(t *testing.T) {
 			v := make([]float64, 3)
 			gv, h := make([]float64, 3), make([]float64, 3)
 			for k := 1; k <= 50; k++ {
-				eps := Power{A: 0.01}.StepSize(k)
+				eps := Polynomial{A: math.Pow(0.01, 0.51), Gamma: 0.51}.StepSize(k)
 				gr.GradDiagHessian(gv, h, th)
 				for i := range th {
 					gb := gv[i] / nData

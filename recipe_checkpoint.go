@@ -12,13 +12,13 @@ const (
 	kindRecipe      = "Recipe"      // NewRecipe
 	kindSGLD        = "SGLD"        // NewSGLD
 	kindSGHMC       = "SGHMC"       // NewSGHMC
-	kindNaiveSGHMC  = "NaiveSGHMC"  // NewNaiveSGHMC
+	kindNaiveSGHMC  = "NaiveSGHMC"  // NewSGHMC with Naive
 	kindSGNHT       = "SGNHT"       // NewSGNHT
 	kindSGRLD       = "SGRLD"       // NewSGRLD
 	kindSGRLDDense  = "SGRLDDense"  // NewSGRLDDense
 	kindSGRHMC      = "SGRHMC"      // NewSGRHMC
 	kindSGRHMCDense = "SGRHMCDense" // NewSGRHMCDense
-	kindNaiveSGRHMC = "NaiveSGRHMC" // NewNaiveSGRHMC
+	kindNaiveSGRHMC = "NaiveSGRHMC" // NewSGRHMC with Naive
 )
 
 // kindName returns the Recipe's kind in checkpoints: that of its

@@ -247,18 +247,17 @@ func TestSGRHMCMatchesReference(t *testing.T) {
 			for i := range V {
 				V[i] *= V[i]
 			}
-			set := &SGRHMCSettings{NoiseVar: V, R0: r0, Integrator: integ(sim)}
-			newS := NewSGRHMC
+			set := &SGRHMCSettings{NoiseVar: V, R0: r0, Integrator: integ(sim), Naive: naive}
 			name := "gSGRHMC"
 			if naive {
-				newS, name = NewNaiveSGRHMC, "naive SGRHMC"
+				name = "naive SGRHMC"
 			}
 			if sim {
 				name += " simultaneous"
 			} else {
 				name += " sequential"
 			}
-			s, err := newS(GradFunc(testGrad), th, DiagMetricFunc(testMetric), rand.NewPCG(11, 11), set)
+			s, err := NewSGRHMC(GradFunc(testGrad), th, DiagMetricFunc(testMetric), rand.NewPCG(11, 11), set)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -420,7 +419,7 @@ func TestCheckNamedSamplers(t *testing.T) {
 			}
 		}
 	}
-	ns, err := NewNaiveSGHMC(g, th, src, nil)
+	ns, err := NewSGHMC(g, th, src, &SGHMCSettings{Naive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +427,7 @@ func TestCheckNamedSamplers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "2D − εB̂") || !strings.Contains(err.Error(), "naive SGHMC") {
 		t.Errorf("naive SGHMC: Check = %v, want a failure naming 2D − εB̂ and naive SGHMC", err)
 	}
-	nr, err := NewNaiveSGRHMC(g, th, DiagMetricFunc(testMetric), src, nil)
+	nr, err := NewSGRHMC(g, th, DiagMetricFunc(testMetric), src, &SGRHMCSettings{Naive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +479,7 @@ func TestCheckBrokenRecipes(t *testing.T) {
 	}
 	// And a correct state-dependent recipe with a right closed-form Γ passes.
 	r, err := NewRecipe(RecipeSpec{Grad: g, D: diagFunc(func(dst, z []float64) { dst[0], dst[1] = 1+z[0]*z[0], 1 }),
-		Gamma: FieldFunc(func(dst, z []float64) { dst[0], dst[1] = 2*z[0], 0 }), Z0: z0, Src: src})
+		Gamma: gammaField{}, Z0: z0, Src: src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -684,3 +683,8 @@ func TestMomentumResampling(t *testing.T) {
 		t.Errorf("without resampling the lag-1 autocorrelation is %.3f; the test cannot tell resampling apart", rho0)
 	}
 }
+
+// gammaField is Γ(z) = (2z₀, 0).
+type gammaField struct{}
+
+func (gammaField) At(dst, z []float64) { dst[0], dst[1] = 2*z[0], 0 }

@@ -28,8 +28,9 @@ type RunOptions struct {
 	// Thin keeps every Thin-th state after burn-in. Zero means 1.
 	Thin int
 	// Schedule gives the step size of step t = Start+1, Start+2, …. It must
-	// not be nil. A PhasedSchedule (Cyclical) keeps no draw of its
-	// exploration steps, so a run may keep fewer than Draws.
+	// not be nil. A Schedule with phases (Cyclical, or one with a method
+	// Sampling(t int) bool) keeps no draw of its exploration steps, so a
+	// run may keep fewer than Draws.
 	Schedule Schedule
 	// Start offsets the step numbers handed to Schedule, to continue a chain
 	// where an earlier run stopped. Zero starts at t = 1.
@@ -143,7 +144,7 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error)
 		divKept = div0
 		c.Divergent = make([]bool, 0, o.Draws)
 	}
-	phased, _ := o.Schedule.(PhasedSchedule)
+	phased, _ := o.Schedule.(phasedSchedule)
 	done := ctx.Done()
 	for t = 1; t <= total; t++ {
 		if done != nil {
@@ -164,7 +165,7 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error)
 		c.Steps = t
 		kept := t > o.BurnIn && (t-o.BurnIn)%thin == 0
 		if kept && phased != nil {
-			in = "PhasedSchedule.Sampling"
+			in = "Schedule.Sampling"
 			kept = phased.Sampling(o.Start + t)
 		}
 		var nd int

@@ -6,11 +6,12 @@ package sgmcmc
 
 import "math"
 
-// A PhasedSchedule is a Schedule whose steps belong to an exploration or a
-// sampling phase. Run keeps no draw of an exploration step; the draws it
-// keeps carry their step sizes (Chain.Eps), so step-weighted means
-// (doc/equations.md §12) stay correct.
-type PhasedSchedule interface {
+// A phasedSchedule is a Schedule whose steps belong to an exploration or a
+// sampling phase, by a method Sampling(t int) bool. Run keeps no draw of an
+// exploration step; the draws it keeps carry their step sizes (Chain.Eps),
+// so step-weighted means (doc/equations.md §12) stay correct. Cyclical is
+// one; a Schedule of the user's with that method is one too.
+type phasedSchedule interface {
 	Schedule
 	// Sampling reports whether step t is in a sampling phase.
 	Sampling(t int) bool
@@ -24,7 +25,8 @@ type PhasedSchedule interface {
 // large at the start of a cycle, where the chain explores (runs hot, and
 // may leave a mode), small at its end, where it samples the mode it is
 // in. The first Explore share of each cycle is the exploration phase,
-// whose draws Run does not keep (PhasedSchedule).
+// whose draws Run does not keep (a Schedule with a method Sampling(t int)
+// bool has its phases read the same way).
 type Cyclical struct {
 	// Eps0 is the largest step, at the start of every cycle.
 	Eps0 float64
@@ -35,7 +37,7 @@ type Cyclical struct {
 	Explore float64
 }
 
-var _ PhasedSchedule = Cyclical{}
+var _ phasedSchedule = Cyclical{}
 
 // StepSize returns the step of step t (t ≥ 1).
 func (c Cyclical) StepSize(t int) float64 {

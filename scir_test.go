@@ -544,9 +544,7 @@ func TestSCIRBadInput(t *testing.T) {
 		}
 		return []stepper{s, g}
 	}
-	bad := func(v float64) ShapeFunc {
-		return func(dst []float64) { copy(dst, []float64{1, 1, 1, v}) }
-	}
+	bad := func(v float64) badShape { return badShape{1, 1, 1, v} }
 	negCounts, err := NewCountMinibatch([]float64{1, 1, 1, 1}, scirNegCounts{}, 4, rand.NewPCG(1, 1))
 	if err != nil {
 		t.Fatal(err)
@@ -692,7 +690,7 @@ func TestSCIRRunMatchesManual(t *testing.T) {
 		}
 		return s
 	}
-	sched := Decay{H: 0.5, Tau: 10, Kappa: 0.6}
+	sched := Polynomial{A: 0.5 * math.Pow(10, 0.6), B: 10, Gamma: 0.6}
 	ch, err := Run(context.Background(), mk(), RunOptions{Draws: 20, BurnIn: 7, Thin: 3, Schedule: sched})
 	if err != nil {
 		t.Fatal(err)
@@ -798,3 +796,9 @@ func TestSGRLDSimplexSparseBias(t *testing.T) {
 func scirFtoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func scirItoa(i int) string { return strconv.Itoa(i) }
+
+// badShape is a shape estimate that the constructors cannot check: its
+// values are seen only at a step.
+type badShape []float64
+
+func (a badShape) Shape(dst []float64) { copy(dst, a) }

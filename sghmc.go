@@ -35,6 +35,13 @@ type SGHMCSettings struct {
 	// Temperature T makes the target π(θ)^{1/T} (RecipeSpec.Temperature,
 	// doc/equations.md §12.1). Zero means 1.
 	Temperature float64
+	// Naive makes the naive SGHMC of Chen et al. (2014) Eq. 11 / Ma et al.
+	// (2015): Hamiltonian dynamics driven by the stochastic gradient, with
+	// no friction and no injected noise (Friction and NoiseVar are
+	// ignored). It is INCORRECT: the gradient noise heats the chain
+	// without bound. It exists as a foil for demonstrations and tests;
+	// Recipe.Check reports it.
+	Naive bool
 }
 
 // NewSGHMC returns stochastic gradient Hamiltonian Monte Carlo (Chen, Fox &
@@ -47,17 +54,10 @@ type SGHMCSettings struct {
 // construction, seed the rng.Normal every draw of the chain comes from. s may be nil for
 // the defaults.
 func NewSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings) (*Recipe, error) {
+	if s != nil && s.Naive {
+		return newSGHMC("NewSGHMC", kindNaiveSGHMC, grad, theta0, src, s, true)
+	}
 	return newSGHMC("NewSGHMC", kindSGHMC, grad, theta0, src, s, false)
-}
-
-// NewNaiveSGHMC returns the naive SGHMC of Chen et al. (2014) Eq. 11 /
-// Ma et al. (2015): Hamiltonian dynamics driven by the stochastic gradient,
-// with no friction and no injected noise. It is INCORRECT: the gradient
-// noise heats the chain without bound. It exists as a foil for
-// demonstrations and tests; Check reports it. Friction and NoiseVar in s
-// are ignored.
-func NewNaiveSGHMC(grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings) (*Recipe, error) {
-	return newSGHMC("NewNaiveSGHMC", kindNaiveSGHMC, grad, theta0, src, s, true)
 }
 
 func newSGHMC(who, kind string, grad Gradient, theta0 []float64, src rand.Source, s *SGHMCSettings, naive bool) (*Recipe, error) {

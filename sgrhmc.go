@@ -14,6 +14,12 @@ import (
 // SGRHMCSettings configures NewSGRHMC and its variants. The zero value is
 // gSGRHMC with r₀ = 0, the sequential sweep and no momentum resampling.
 type SGRHMCSettings struct {
+	// Naive makes the naive SGRHMC of Ma, Chen & Fox (2015, Eq. 16):
+	// gSGRHMC without the correction ε∇_θ·G^(−1/2). It is INCORRECT
+	// whenever G depends on θ, and exists as the paper's foil for
+	// demonstrations and tests; Recipe.Check reports it. NewSGRHMCDense
+	// refuses it.
+	Naive bool
 	// Temperature T makes the target π(θ)^{1/T} (RecipeSpec.Temperature,
 	// doc/equations.md §12.1). Zero means 1.
 	Temperature float64
@@ -59,15 +65,10 @@ type SGRHMCSettings struct {
 // src seeds the chain's generator: two words drawn from it once, at
 // construction, seed the rng.Normal every draw of the chain comes from.
 func NewSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
+	if s != nil && s.Naive {
+		return newSGRHMCDiag("NewSGRHMC", kindNaiveSGRHMC, grad, theta0, metric, src, s, true)
+	}
 	return newSGRHMCDiag("NewSGRHMC", kindSGRHMC, grad, theta0, metric, src, s, false)
-}
-
-// NewNaiveSGRHMC returns the naive SGRHMC of Ma, Chen & Fox (2015, Eq. 16):
-// gSGRHMC without the correction ε∇_θ·G^(−1/2). It is INCORRECT whenever G
-// depends on θ, and exists as the paper's foil for demonstrations and
-// tests; Check reports it.
-func NewNaiveSGRHMC(grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings) (*Recipe, error) {
-	return newSGRHMCDiag("NewNaiveSGRHMC", kindNaiveSGRHMC, grad, theta0, metric, src, s, true)
 }
 
 func newSGRHMCDiag(who, kind string, grad Gradient, theta0 []float64, metric DiagMetric, src rand.Source, s *SGRHMCSettings, naive bool) (*Recipe, error) {
@@ -126,6 +127,9 @@ func NewSGRHMCDense(grad Gradient, theta0 []float64, metric DenseMetric, src ran
 	}
 	if err := checkStart(who, grad, theta0, src); err != nil {
 		return nil, err
+	}
+	if s != nil && s.Naive {
+		return nil, errorf(ErrUnsupported, "NewSGRHMCDense: Naive: the naive SGRHMC exists for a diagonal metric only (NewSGRHMC)")
 	}
 	if s == nil {
 		s = &SGRHMCSettings{}

@@ -916,7 +916,7 @@ func TestNaiveSamplersAreBiased(t *testing.T) {
 	row := vRow{sampler: "naive SGRHMC", target: "dwell", eps: 0.1, sigma: 1}
 	naive := func(tg *vTarget, sigma float64, seed uint64) (sgmcmc.Sampler, error) {
 		g, v := vNoisy(tg, sigma, seed)
-		return sgmcmc.NewNaiveSGRHMC(g, tg.theta0, vMetric, rand.NewPCG(seed, 1), &sgmcmc.SGRHMCSettings{NoiseVar: v})
+		return sgmcmc.NewSGRHMC(g, tg.theta0, vMetric, rand.NewPCG(seed, 1), &sgmcmc.SGRHMCSettings{NoiseVar: v, Naive: true})
 	}
 	c, err := vCheckRow(t, row, tgs[row.target], naive, steps, false)
 	if err != nil {
@@ -933,7 +933,7 @@ func TestNaiveSamplersAreBiased(t *testing.T) {
 		c.ratios["E θ0²"], c.ratios["KS θ0"], strings.Join(c.fails, "\n\t"))
 
 	g := tgs["gauss2"]
-	s, err := sgmcmc.NewNaiveSGHMC(targets.Noisy(g.grad, 1, rand.NewPCG(41, 2)), g.theta0, rand.NewPCG(41, 1), nil)
+	s, err := sgmcmc.NewSGHMC(targets.Noisy(g.grad, 1, rand.NewPCG(41, 2)), g.theta0, rand.NewPCG(41, 1), &sgmcmc.SGHMCSettings{Naive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

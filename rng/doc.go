@@ -93,7 +93,7 @@
 // NewNormal(seed1, seed2) starts from the PCG state (seed1, seed2), like
 // rand.NewPCG. NewNormalFrom(src) draws the two seeds from src; it is how
 // the library gives a chain its fast generator, seeded from the chain's own
-// ChaCha8 stream (sgmcmc.ChainSource), so that chains stay independent and
+// ChaCha8 stream (rng.ChainSource), so that chains stay independent and
 // reproducible while their normals come at PCG speed: ChaCha8 costs 4 ns per
 // 64-bit word here, 2 ns per normal before any ziggurat work. All PCG-DXSM
 // states lie on one cycle of 2¹²⁸ words, so two generators seeded at random

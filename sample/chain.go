@@ -10,6 +10,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // chainOut is one chain's share of a Result.
@@ -241,7 +242,7 @@ func newChainEnv(c int, p Problem, d int, src rand.Source, dense bool) (*chainEn
 func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Settings, m Method, r Rules, prog *sampleProgress, slot int) (out chainOut, err error) {
 	d := len(theta0)
 	dense := d <= s.DenseMax
-	src := sgmcmc.ChainSource(s.Seed, c)
+	src := rng.ChainSource(s.Seed, c)
 	// A panic in user code during warmup ends the chain with a
 	// *PanicError naming the phase; Run recovers those of sampling itself,
 	// keeping the draws.

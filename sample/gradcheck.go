@@ -37,7 +37,7 @@ const (
 // the Newton phase's end (w), where the gradient is of order one per
 // coordinate whatever the model; it returns an error wrapping ErrGradient
 // naming the worst coordinate (or, above gradCheckCoords dimensions, the
-// worst direction) if one fails GradTolerance. Its evaluations count in
+// worst direction) if one fails the tolerance (valid.GradTolerance). Its evaluations count in
 // the warmup's.
 func (e *chainEnv) gradCheck(w *whitening) error {
 	ld, ok := e.rawModel.(sgmcmc.LogDensity)
@@ -113,7 +113,7 @@ func (e *chainEnv) gradCheck(w *whitening) error {
 		}
 		judge := func(j int, a, n, round float64) {
 			scale := math.Max(1, math.Max(math.Abs(a), math.Abs(n)))
-			if round > 0.1*sgmcmc.GradTolerance*scale {
+			if round > 0.1*valid.GradTolerance*scale {
 				return // rounding swamps the difference: not checkable here
 			}
 			r := math.Abs(a-n) / scale
@@ -155,7 +155,7 @@ func (e *chainEnv) gradCheck(w *whitening) error {
 			judge(-1-k, a, n, round)
 		}
 	}
-	if !(worst.rel > sgmcmc.GradTolerance) {
+	if !(worst.rel > valid.GradTolerance) {
 		return nil
 	}
 	where := fmt.Sprintf("coordinate %d", worst.j)
@@ -164,8 +164,8 @@ func (e *chainEnv) gradCheck(w *whitening) error {
 		where = fmt.Sprintf("random direction %d of %d", -1-worst.j, gradCheckDirs)
 		unit = "per posterior sd along the direction"
 	}
-	return valid.Errorf(sgmcmc.ErrGradient, "Sample: warmup: the Model's gradient does not match its log density at θ = %s, %s: the gradient of log p is %.6g by LogLikGrad and LogPriorGrad but %.6g by finite differences of LogLik and LogPrior (%s; relative error %.3g, tolerance GradTolerance = %g); check the gradient, or the log density",
-		brief(worst.th), where, -worst.a, -worst.n, unit, worst.rel, sgmcmc.GradTolerance)
+	return valid.Errorf(sgmcmc.ErrGradient, "Sample: warmup: the Model's gradient does not match its log density at θ = %s, %s: the gradient of log p is %.6g by LogLikGrad and LogPriorGrad but %.6g by finite differences of LogLik and LogPrior (%s; relative error %.3g, tolerance %g); check the gradient, or the log density",
+		brief(worst.th), where, -worst.a, -worst.n, unit, worst.rel, valid.GradTolerance)
 }
 
 // dirToTheta maps a direction in w's whitened coordinates to θ: L z.

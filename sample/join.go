@@ -6,6 +6,7 @@ package sample
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
 )
 
 // Chains in a place of negligible mass (doc/equations.md §13.18). After
@@ -128,7 +130,14 @@ func laplaceMass(m sgmcmc.Model, ch *sgmcmc.Chain, t float64) (lp, mass float64)
 	// The user's log density, whose panic means no estimate here, not a
 	// crash.
 	var u float64
-	err := protect("LogDensity", func() (err error) { u, err = sgmcmc.Potential(m, med); return err })
+	err := protect("LogDensity", func() error {
+		d, ok := m.(fullpass.Density)
+		if !ok {
+			return errNoDensity
+		}
+		u = fullpass.Potential(d, med)
+		return nil
+	})
 	switch {
 	case err != nil || math.IsNaN(u) || math.IsInf(u, -1):
 		return math.NaN(), math.NaN()
@@ -161,3 +170,6 @@ func disagree(outs []chainOut, use []int, n int) bool {
 	}
 	return false
 }
+
+// errNoDensity: the Model has no log density to weigh a place by.
+var errNoDensity = errors.New("sgmcmc: the Model does not implement LogDensity")

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
 )
 
 // modeSeparation is the distance, in a chain's own robust standard
@@ -239,7 +240,8 @@ func (g *chainGroups) describe(cs, ids []int, m sgmcmc.Model, at func(k int) []f
 			parts[i] = "chain " + names[0]
 		}
 		if ld != nil {
-			if u, err := sgmcmc.Potential(m, at(g.members[r][0])); err == nil {
+			if d, ok := m.(fullpass.Density); ok {
+				u := fullpass.Potential(d, at(g.members[r][0]))
 				parts[i] += fmt.Sprintf(" (log density %.4g %s)", -u, where)
 			}
 		}

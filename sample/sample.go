@@ -23,7 +23,7 @@ import (
 // SGHMCMethod{}. A method whose MethodRules are invalid is an ErrRange
 // before any work.
 //
-// Each chain c draws everything from ChainSource(s.Seed, c), so the result
+// Each chain c draws everything from rng.ChainSource(s.Seed, c), so the result
 // is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once.
 //
 // A run that stops early — ctx cancelled (warmup looks at it every few

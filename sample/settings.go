@@ -47,7 +47,7 @@ type Settings struct {
 	// step size so that successive draws are at least 40 % of the
 	// predicted autocorrelation time apart.
 	Thin int
-	// Seed seeds every chain's stream (ChainSource(Seed, c)).
+	// Seed seeds every chain's stream (rng.ChainSource(Seed, c)).
 	Seed uint64
 	// BatchSize fixes the minibatch size for a Problem with a Model. Zero
 	// means adapted: the smallest of n₀ = max(100, N/10) (or N if smaller),
@@ -101,7 +101,8 @@ type Settings struct {
 	// MemoryLimit is the memory, in bytes, Sample may ask for: a run whose
 	// draws (chains × draws × parameters) and warmup matrices would need
 	// more is refused before it starts, with an error wrapping ErrRange
-	// that names the sizes. Zero means MemoryLimit(), the machine's.
+	// that names the sizes. Zero means the memory limit the kernels use:
+	// the least of GOMEMLIMIT, the cgroup's limit and the machine's memory.
 	MemoryLimit int64
 	// MaxGradEvals bounds the cost of each chain's sampling run: once
 	// warmup has chosen the step, the thinning and the batch, a run

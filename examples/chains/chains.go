@@ -19,6 +19,8 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
+	"github.com/sgmcmc-go/sgmcmc/rng"
 	"github.com/sgmcmc-go/sgmcmc/sample"
 	"github.com/sgmcmc-go/sgmcmc/stancsv"
 )
@@ -31,7 +33,7 @@ type Config struct {
 	// Chains is K, Chain the index k ∈ [0, K) of the chain to run.
 	Chains, Chain int
 	// Seed is the analysis' master seed: chain k draws from
-	// sgmcmc.ChainSource(Seed, k).
+	// rng.ChainSource(Seed, k).
 	Seed uint64
 	// Draws is the number of draws kept per chain.
 	Draws int
@@ -162,7 +164,7 @@ func RunChain(ctx context.Context, c Config, m *logreg) (*stancsv.Chain, []strin
 	if c.Method == "sghmc" {
 		// What RunChains would run as chain k: Run of newSampler(k,
 		// ChainSource(seed, k)).
-		s, err := newSGHMC(m)(c.Chain, sgmcmc.ChainSource(c.Seed, c.Chain))
+		s, err := newSGHMC(m)(c.Chain, rng.ChainSource(c.Seed, c.Chain))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -256,11 +258,7 @@ func csvChain(c Config, k int, ch *sgmcmc.Chain, a *sample.Adapted, m *logreg) (
 	}
 	lp := make([]float64, ch.Len())
 	for i := range lp {
-		u, err := sgmcmc.Potential(m, ch.At(i))
-		if err != nil {
-			return nil, err
-		}
-		lp[i] = -u
+		lp[i] = -fullpass.Potential(m, ch.At(i))
 	}
 	return &stancsv.Chain{Comments: cm, Names: names, Draws: ch.Draws[:ch.Len()*ch.Dim], LogDensity: lp, StepSize: ch.Eps, Divergent: ch.Divergent}, nil
 }

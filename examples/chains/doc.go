@@ -7,10 +7,10 @@
 // their files into one summary, identical to a single-process run.
 //
 // Chains are independent given the master seed and their index: chain k
-// draws all its randomness from sgmcmc.ChainSource(seed, k). So chain k of
+// draws all its randomness from rng.ChainSource(seed, k). So chain k of
 // sgmcmc.Sample with SampleSettings{Chains: K, Seed: seed, ChainIDs:
 // []int{k}} draws exactly what chain k of the full Sample draws, and
-// sgmcmc.Run of newSampler(k, sgmcmc.ChainSource(seed, k)) exactly what
+// sgmcmc.Run of newSampler(k, rng.ChainSource(seed, k)) exactly what
 // chain k of sgmcmc.RunChains(ctx, K, seed, newSampler, opts) draws. Each
 // process writes its chain as a CmdStan-style CSV file (package stancsv);
 // the merge reads the K files (stancsv.ReadFiles) and summarises them

@@ -375,7 +375,7 @@ func run(p *problem, m method, pt point, iters int, seed uint64, keepFrom int) r
 	if err != nil {
 		log.Fatal(err)
 	}
-	sched := sgmcmc.Power{A: pt.a}
+	sched := sgmcmc.Polynomial{A: math.Pow(pt.a, 0.51), Gamma: 0.51} // (a/t)^0.51
 	d := p.d
 	acc := make([]float64, d)
 	var wsum float64

@@ -20,6 +20,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
 // runOracle is a runner (see runMethod) with hand-set settings, on
@@ -68,12 +69,12 @@ func runOracle(ctx context.Context, t *Target, method string, seed uint64, draws
 		noise[i] = v
 	}
 	newSampler := func(c int, src rand.Source) (sgmcmc.Sampler, error) {
-		mb, err := sgmcmc.NewMinibatch(cm, batch, false, sgmcmc.ChainSource(seed^0x6d696e69, c))
+		mb, err := sgmcmc.NewMinibatch(cm, batch, false, rng.ChainSource(seed^0x6d696e69, c))
 		if err != nil {
 			return nil, err
 		}
 		g := &whitenedGrad{mb: mb, lrow: lrow, mu: mu, theta: make([]float64, d), g: make([]float64, d)}
-		rng := rand.New(sgmcmc.ChainSource(seed^0x73746172, c))
+		rng := rand.New(rng.ChainSource(seed^0x73746172, c))
 		start := make([]float64, d)
 		for i := range start {
 			start[i] = z0[i] + 2*rng.NormFloat64()

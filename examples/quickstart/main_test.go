@@ -108,7 +108,7 @@ func TestNaiveSGHMCCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := sgmcmc.NewNaiveSGHMC(grad, p.MAP, rand.NewPCG(1, 101), nil)
+	s, err := sgmcmc.NewSGHMC(grad, p.MAP, rand.NewPCG(1, 101), &sgmcmc.SGHMCSettings{Naive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+	"github.com/sgmcmc-go/sgmcmc/rng"
 	"github.com/sgmcmc-go/sgmcmc/sample"
 	"github.com/sgmcmc-go/sgmcmc/stancsv"
 )
@@ -183,7 +184,7 @@ func methods() []method {
 			// gradient noise, not stability, keeps them smaller. Patterson &
 			// Teh's schedule, from 1e−2 to 1.5e−3.
 			name:     "SGRLD",
-			schedule: sgmcmc.Decay{H: 1e-2, Tau: 1000, Kappa: 0.55},
+			schedule: sgmcmc.Polynomial{A: 1e-2 * math.Pow(1000, 0.55), B: 1000, Gamma: 0.55}, // 10⁻² (1 + t/1000)^−0.55
 			settings: []stancsv.Comment{{Key: "step_size", Value: "h(1 + t/tau)^-kappa"}, {Key: "h", Value: "1e-2"}, {Key: "tau", Value: "1000"}, {Key: "kappa", Value: "0.55"}, {Key: "metric", Value: "diag Hessian of U at the mode"}},
 			build: func(p *Problem, theta0 []float64, grad sgmcmc.Gradient, src rand.Source) (sgmcmc.Sampler, error) {
 				return sgmcmc.NewSGRLD(grad, theta0, constMetric(p.Metric, 1), src, nil)
@@ -220,7 +221,7 @@ func constMetric(g []float64, scale float64) sgmcmc.DiagMetric {
 // minibatches of c.Batch drawn without replacement, scores their pooled
 // draws on the test set and summarises them. The chains of sampler k have
 // the master seed 1000·c.Seed + k: chain i draws its minibatches from a PCG
-// seeded from ChainSource(seed, i) and its noise from ChainSource(seed, i)
+// seeded from rng.ChainSource(seed, i) and its noise from rng.ChainSource(seed, i)
 // itself, exactly as sgmcmc.RunChains would run them. They run one after
 // another, each with every core for its minibatch gradients (the model's
 // LogLikGradBatch splits a batch over the cores, with the same result for
@@ -273,7 +274,7 @@ func Sample(ctx context.Context, p *Problem, c Config) ([]Result, error) {
 		seed := 1000*c.Seed + uint64(i)
 		chains := make([]*sgmcmc.Chain, k)
 		for ch := range k {
-			s, err := newSampler(ch, sgmcmc.ChainSource(seed, ch))
+			s, err := newSampler(ch, rng.ChainSource(seed, ch))
 			if err == nil {
 				chains[ch], err = sgmcmc.Run(ctx, s,
 					sgmcmc.RunOptions{Draws: c.Draws, BurnIn: burn, Thin: thin, Schedule: m.schedule, Callback: clock})

@@ -104,7 +104,7 @@ func newSampler(name string, t *targets.Univariate, sigma float64, src rand.Sour
 	case "SGHMC":
 		return sgmcmc.NewSGHMC(grad, theta0, src, &sgmcmc.SGHMCSettings{NoiseVar: v})
 	case "naive-SGRHMC":
-		return sgmcmc.NewNaiveSGRHMC(grad, theta0, metric, src, &sgmcmc.SGRHMCSettings{NoiseVar: v})
+		return sgmcmc.NewSGRHMC(grad, theta0, metric, src, &sgmcmc.SGRHMCSettings{NoiseVar: v, Naive: true})
 	case "gSGRHMC":
 		return sgmcmc.NewSGRHMC(grad, theta0, metric, src, &sgmcmc.SGRHMCSettings{NoiseVar: v})
 	}

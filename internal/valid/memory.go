@@ -14,8 +14,10 @@ import (
 	"sync"
 )
 
-// MemoryLimit is sgmcmc.MemoryLimit: the least of the Go runtime's memory
-// limit, the cgroup's and the machine's physical memory.
+// MemoryLimit returns the memory, in bytes, that one allocation may ask
+// for: the least of the Go runtime's memory limit when one is set, the
+// cgroup's and the machine's physical memory (MaxInt64 where none is
+// known). The machine's values are read once.
 func MemoryLimit() int64 {
 	lim := machineMemory()
 	if g := debug.SetMemoryLimit(-1); g > 0 && g < lim {
@@ -62,7 +64,7 @@ func CheckMemory(kind error, who, what string, bytes float64, limit int64) error
 	if bytes <= float64(limit) {
 		return nil
 	}
-	return Errorf(kind, "%s: %s need %s, more than the memory limit of %s (MemoryLimit: the machine's memory, its cgroup's or GOMEMLIMIT, whichever is least)",
+	return Errorf(kind, "%s: %s need %s, more than the memory limit of %s (the machine's memory, its cgroup's or GOMEMLIMIT, whichever is least)",
 		who, what, ByteSize(bytes), ByteSize(float64(limit)))
 }
 
