@@ -73,11 +73,11 @@ func (m panicMethod) Name() string {
 	}
 	return "panicky SGLD"
 }
-func (m panicMethod) Rules() Rules {
+func (m panicMethod) Rules(d int) Rules {
 	if m.where == "rules" {
 		panic("planted panic in Rules")
 	}
-	return SGLD{}.Rules()
+	return SGLD{}.Rules(d)
 }
 func (m panicMethod) NewSampler(g sgmcmc.Gradient, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error) {
 	if m.where == "new" {

@@ -299,7 +299,8 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	// mode, and its noise at another, which warmup does not measure, can
 	// be far larger (on gmm_labels it inflated the other labelling's sds
 	// by 10 %).
-	pm, multimodal := m.(potentialMethod)
+	pm, _ := m.(PotentialMethod)
+	multimodal := r.Multimodal
 	withCV, centreFirst := e.model != nil && !s.PlainMinibatch && !multimodal, e.N > e.nFixed
 	if withCV && centreFirst {
 		at(3)

@@ -24,7 +24,7 @@ type criticalSGHMC struct{}
 
 func (criticalSGHMC) Name() string { return "critical SGHMC" }
 
-func (criticalSGHMC) Rules() sample.Rules {
+func (criticalSGHMC) Rules(int) sample.Rules {
 	return sample.Rules{StepConstant: 0.2, Momentum: true, MinFriction: 2}
 }
 

@@ -34,8 +34,9 @@ import (
 type Method interface {
 	// Name names the method in Result.Method.
 	Name() string
-	// Rules returns what warmup needs to know of the method.
-	Rules() Rules
+	// Rules returns what warmup needs to know of the method on d
+	// parameters.
+	Rules(d int) Rules
 	// NewSampler returns the method's sampler on g, the chain's gradient
 	// in the whitened coordinates z of a (θ = a.Shift + L z), started at
 	// z0 and drawing its randomness from src, with the settings warmup
@@ -67,6 +68,31 @@ type Rules struct {
 	// that 2C − εB̂ ≥ C. It must be finite and ≥ 0, and positive unless
 	// the gradient noise keeps the friction positive.
 	MinFriction float64
+	// GradsPerStep is the number of gradient evaluations one step of the
+	// method's sampler makes, in units of one minibatch gradient: 1 for
+	// the recipe samplers, 2 for HAMCMC (its curvature pair's gradient on
+	// the same batch), K times the base method's for K replicas. The
+	// budget (Settings.MaxGradEvals, doc/adaptation.md) projects a run's
+	// cost with it. Zero means 1.
+	GradsPerStep float64
+	// Multimodal says the method's chains are meant to visit several
+	// modes (ReplicaExchange): warmup then uses plain minibatches (a
+	// control variate centred at one mode can be far noisier at
+	// another), and the round loop neither re-adapts a chain from its
+	// draws nor relocates it, since its draws are not meant to fit one
+	// mode's preconditioner.
+	Multimodal bool
+}
+
+// PotentialMethod is a Method whose sampler needs the values of the
+// potential, not only its gradient (ReplicaExchange's exchanges). Run
+// builds its sampler by NewPotentialSampler instead of NewSampler, with u
+// the potential U(θ(z)) = −log p(θ) − Σ_i log p(x_i | θ) over the whole
+// data in the whitened coordinates z, which needs a Problem whose Model
+// implements LogDensity.
+type PotentialMethod interface {
+	Method
+	NewPotentialSampler(g sgmcmc.Gradient, u func(z []float64) float64, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error)
 }
 
 // WarmupAdapter is a Method with settings of its own to adapt at the end
@@ -101,7 +127,7 @@ func autocorrTime(m Method, a *Adapted) float64 {
 	if t, ok := m.(AutocorrTimer); ok {
 		return t.AutocorrTime(a)
 	}
-	if !m.Rules().Momentum {
+	if !m.Rules(len(a.Shift)).Momentum {
 		return firstOrderAutocorr(a.Eps)
 	}
 	c := math.Max(a.Friction, autocorrMinFriction)
@@ -114,15 +140,19 @@ func firstOrderAutocorr(eps float64) float64 {
 	return 2 / (eps * autocorrLowCurvature)
 }
 
-// checkRules validates a method's rules before warmup.
-func checkRules(m Method) (Rules, error) {
-	r := m.Rules()
+// checkRules validates a method's rules on d parameters before warmup.
+func checkRules(m Method, d int) (Rules, error) {
+	r := m.Rules(d)
 	if !(r.StepConstant > 0) || math.IsInf(r.StepConstant, 0) {
 		return r, valid.Errorf(sgmcmc.ErrRange, "Sample: method %s: StepConstant = %v, want positive and finite", m.Name(), r.StepConstant)
 	}
 	if !(r.MinFriction >= 0) || math.IsInf(r.MinFriction, 0) {
 		return r, valid.Errorf(sgmcmc.ErrRange, "Sample: method %s: MinFriction = %v, want finite and ≥ 0", m.Name(), r.MinFriction)
 	}
+	if !(r.GradsPerStep >= 0) || math.IsInf(r.GradsPerStep, 0) {
+		return r, valid.Errorf(sgmcmc.ErrRange, "Sample: method %s: GradsPerStep = %v, want finite and ≥ 0 (0 means 1)", m.Name(), r.GradsPerStep)
+	}
+	r.GradsPerStep = orDefault(r.GradsPerStep, 1)
 	return r, nil
 }
 

@@ -41,8 +41,8 @@ type HAMCMC struct {
 func (HAMCMC) Name() string { return "HAMCMC" }
 
 // Rules returns HAMCMC's warmup rules: first-order, without B̂.
-func (m HAMCMC) Rules() Rules {
-	return Rules{StepConstant: orDefault(m.StepConstant, 0.1)}
+func (m HAMCMC) Rules(int) Rules {
+	return Rules{StepConstant: orDefault(m.StepConstant, 0.1), GradsPerStep: 2}
 }
 
 // NewSampler returns NewHAMCMC on g with M, Gamma and MinPairCurvature.

@@ -39,7 +39,7 @@ const psgldTrajectoryStep = 0.1
 func (PSGLD) Name() string { return "pSGLD" }
 
 // Rules returns pSGLD's warmup rules: first-order, without B̂.
-func (m PSGLD) Rules() Rules {
+func (m PSGLD) Rules(int) Rules {
 	return Rules{StepConstant: orDefault(m.StepConstant, 0.1)}
 }
 

@@ -100,7 +100,18 @@ func (m ReplicaExchange) base() Method {
 }
 
 // Rules returns Base's rules: warmup adapts the coldest replica.
-func (m ReplicaExchange) Rules() Rules { return m.base().Rules() }
+func (m ReplicaExchange) Rules(d int) Rules {
+	r := m.base().Rules(d)
+	r.Multimodal = true
+	// K replicas step at every step (1 if the ladder is invalid:
+	// NewPotentialSampler reports that).
+	k := 1.0
+	if ts, err := m.ladder(d); err == nil {
+		k = float64(len(ts))
+	}
+	r.GradsPerStep = k * orDefault(r.GradsPerStep, 1)
+	return r
+}
 
 // AutocorrTime returns Base's predicted autocorrelation time plus
 // replicaTrip·(K − 1) exchange intervals: a position found by the hottest
@@ -178,7 +189,7 @@ func (m ReplicaExchange) NewPotentialSampler(g sgmcmc.Gradient, u func(z []float
 		swap = m.swapEvery(a)
 	}
 	b := m.base()
-	rules := b.Rules()
+	rules := b.Rules(d)
 	if rules.Momentum {
 		return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchangeMethod: Base %s has a momentum, which an exchange of positions leaves inconsistent with the new position (biased draws): use a first-order method such as SGLDMethod", b.Name())
 	}
@@ -332,29 +343,10 @@ func (r *replicaSampler) warnings() []string {
 	return ws
 }
 
-// potentialMethod is a Method whose sampler needs the potential's values
-// (ReplicaExchangeMethod): Sample builds it by NewPotentialSampler.
-type potentialMethod interface {
-	NewPotentialSampler(g sgmcmc.Gradient, u func(z []float64) float64, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error)
-	// gradsPerStep is the number of gradients one step of its sampler
-	// evaluates in d dimensions (K replicas: K), for the cost bound.
-	gradsPerStep(d int) float64
-}
-
-// gradsPerStep returns the number of replicas in d dimensions (1 if the
-// ladder is invalid: NewPotentialSampler reports that).
-func (m ReplicaExchange) gradsPerStep(d int) float64 {
-	ts, err := m.ladder(d)
-	if err != nil {
-		return 1
-	}
-	return float64(len(ts))
-}
-
 // potentialSampler builds pm's sampler on aff for chain environment e: the
 // potential U(θ(z)) = −log p(θ) − Σ_i log p(x_i | θ) of e's (tempered)
 // model, by a pass over its data.
-func (e *chainEnv) potentialSampler(pm potentialMethod, aff *sgmcmc.Affine, a *Adapted) (sgmcmc.Sampler, error) {
+func (e *chainEnv) potentialSampler(pm PotentialMethod, aff *sgmcmc.Affine, a *Adapted) (sgmcmc.Sampler, error) {
 	ld, ok := e.rawModel.(sgmcmc.LogDensity)
 	if e.rawModel == nil || !ok {
 		return nil, valid.Errorf(sgmcmc.ErrUnsupported, "Sample: method %s needs the potential's values: a Problem whose Model implements LogDensity", a.Method.Name())

@@ -40,7 +40,7 @@ func (SGHMC) Name() string { return "SGHMC" }
 const sghmcSplitConstant = 0.5
 
 // Rules returns SGHMC's warmup rules: momentum, with B̂.
-func (m SGHMC) Rules() Rules {
+func (m SGHMC) Rules(int) Rules {
 	c := 0.3
 	if isSplitting(m.integrator()) {
 		c = sghmcSplitConstant

@@ -24,7 +24,7 @@ type SGLD struct {
 func (SGLD) Name() string { return "SGLD" }
 
 // Rules returns SGLD's warmup rules: first-order, with B̂.
-func (m SGLD) Rules() Rules {
+func (m SGLD) Rules(int) Rules {
 	return Rules{StepConstant: orDefault(m.StepConstant, 0.1), NoiseCorrection: true}
 }
 

@@ -37,7 +37,7 @@ func (SGNHT) Name() string { return "SGNHT" }
 const sgnhtSplitConstant = 0.5
 
 // Rules returns SGNHT's warmup rules: momentum, with B̂, its friction A.
-func (m SGNHT) Rules() Rules {
+func (m SGNHT) Rules(int) Rules {
 	c := 0.1
 	if isSplitting(m.integrator()) {
 		c = sgnhtSplitConstant

@@ -24,7 +24,7 @@ type chainRun struct {
 	s          *Settings
 	m          Method
 	r          Rules
-	pm         potentialMethod
+	pm         PotentialMethod // nil unless the method is one
 	multimodal bool
 	dense      bool
 	prog       *sampleProgress
@@ -139,7 +139,7 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	var smp sgmcmc.Sampler
 	cr.at(7)
 	if err := protect("Method.NewSampler", func() (err error) {
-		if multimodal {
+		if pm != nil {
 			smp, err = e.potentialSampler(pm, aff, a)
 		} else {
 			smp, err = a.NewSampler(aff)
@@ -161,7 +161,7 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	a.BurnIn = max(minBurnIn, int(burnInAutocorrs*tau))
 	// The full run's cost (Draws draws), also for a pilot run: a run the
 	// budget cannot afford stops before its pilot is spent.
-	steps, perStep := runCost(a, s, e.model != nil)
+	steps, perStep := runCost(a, r, s, e.model != nil)
 	// A later round past what the rounds may cost is not made, whatever
 	// the budget: the chain keeps the round it has (sample_rounds.go).
 	if cr.allow > 0 && steps*perStep > cr.allow {

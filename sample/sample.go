@@ -82,7 +82,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		return nil, valid.Errorf(sgmcmc.ErrNil, "Sample: nil method (a nil %T)", method)
 	}
 	var rules Rules
-	if err := protect("Method.Rules", func() (err error) { rules, err = checkRules(method); return err }); err != nil {
+	if err := protect("Method.Rules", func() (err error) { rules, err = checkRules(method, len(theta0)); return err }); err != nil {
 		return nil, err
 	}
 	var name string

@@ -173,12 +173,11 @@ func costBound(a *Adapted, r Rules, s *Settings, steps, perStep float64) error {
 	case s.MaxGradEvals == 0:
 		budget = defaultMaxGradEvals
 	}
-	_, replicas := a.Method.(potentialMethod)
 	if steps*perStep <= budget {
 		return nil
 	}
 	hint := "the step size is set by the posterior's largest curvature and the gradient noise: a reparameterisation that evens out the curvature, or fewer draws, makes the run cheaper"
-	if replicas {
+	if r.Multimodal {
 		hint = "replica exchange steps every replica of a first-order method, K times a chain's gradients per step: fewer Replicas or Draws make the run cheaper"
 	} else if !r.Momentum {
 		hint = "a momentum method (SGHMCMethod) needs about the square root of the steps a first-order method needs between independent draws"
@@ -188,8 +187,10 @@ func costBound(a *Adapted, r Rules, s *Settings, steps, perStep float64) error {
 }
 
 // runCost returns the steps of the sampling run a describes (burn-in and
-// Draws × Thin) and the gradient evaluations each takes.
-func runCost(a *Adapted, s *Settings, model bool) (steps, perStep float64) {
+// Draws × Thin) and the gradient evaluations each takes: the batch (twice
+// it with a control variate; one call of a Problem's Gradient) times the
+// method's GradsPerStep.
+func runCost(a *Adapted, r Rules, s *Settings, model bool) (steps, perStep float64) {
 	perStep = 1.0
 	if model {
 		perStep = float64(max(a.BatchSize, 1))
@@ -197,8 +198,6 @@ func runCost(a *Adapted, s *Settings, model bool) (steps, perStep float64) {
 			perStep *= cvCost
 		}
 	}
-	if pm, replicas := a.Method.(potentialMethod); replicas {
-		perStep *= pm.gradsPerStep(len(a.Shift))
-	}
+	perStep *= orDefault(r.GradsPerStep, 1)
 	return float64(a.BurnIn) + float64(s.Draws)*float64(a.Thin), perStep
 }
