@@ -36,6 +36,11 @@ type chainOut struct {
 	w    *whitening
 	hs   []sym
 	fits bool
+	// centred says the chain's control-variate search converged (for a
+	// chain that joins this one).
+	centred bool
+	// rounds is the chain's history (Result.Rounds).
+	rounds []Round
 }
 
 // userModel names the user's Model in a panic it raises (tag), so that
@@ -356,7 +361,9 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	}
 	cr := &chainRun{e: e, ctx: ctx, c: c, s: s, m: m, r: r, pm: pm, multimodal: multimodal, dense: dense, prog: prog, slot: slot, at: at, setPhase: func(p string) { phase = p }}
 	out.run = cr
-	return cr.rounds(w, hs, &out)
+	res, err := cr.rounds(w, hs, &out)
+	res.centred = e.centred
+	return res, err
 }
 
 // adaptMethod runs the method's own adaptation (WarmupAdapter) on the

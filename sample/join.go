@@ -7,6 +7,7 @@ package sample
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -85,6 +86,12 @@ func join(ctx context.Context, outs []chainOut, errs []error, m sgmcmc.Model, s 
 			movers = append(movers, c)
 		}
 	}
+	for _, c := range movers {
+		if r := outs[c].rounds; len(r) > 0 {
+			r[len(r)-1].Decision = Relocate
+			r[len(r)-1].Reason = fmt.Sprintf("its Laplace mass and log density at its medians lie %.3g and %.3g nats below chain %d's: it samples again in that chain's place", mass[donor]-mass[c], lp[donor]-lp[c], donor)
+		}
+	}
 	eachBounded(len(movers), sem, func(k int) {
 		c := movers[k]
 		// A chain whose new run ended before a draw keeps its old one
@@ -106,7 +113,7 @@ func (cr *chainRun) join(donor *chainOut, out chainOut) (res chainOut, err error
 	}()
 	e, da := cr.e, &donor.adapted
 	e.center, e.cgrad = slices.Clone(da.Center), slices.Clone(da.CenterGrad)
-	e.centred = donor.run.e.centred
+	e.centred = donor.centred
 	out.warnings = nil
 	out.adapted.SamplerSeed = [2]uint64{e.rng.Uint64(), e.rng.Uint64()}
 	out.adapted.Joined = true

@@ -80,8 +80,12 @@ const (
 	pilotGain  = 4
 )
 
-// rounds runs the chain's sampling rounds from the warmup's whitening w
-// and Hessians hs, and returns the chain's output.
+// rounds runs the chain's round loop from the warmup's whitening w and
+// Hessians hs (doc/adaptation.md): each round freezes an adaptation, runs
+// the sampler, assesses the draws and decides — accept them, re-adapt
+// from them, or stop — while the budget may refuse a round before it
+// runs. A first-order method's first round is a short one (pilot). Every
+// round is recorded in out.rounds; it returns the chain's output.
 func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, error) {
 	e, s := cr.e, cr.s
 	var resume []float64
@@ -91,17 +95,23 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 	var lastReach string // the last round's spread check, if it failed
 	piloted := false
 	if n := 2 * roundDrawsPerDim * e.d; !cr.r.Momentum && cr.dense && !cr.multimodal && s.Rounds > 1 && pilotShare*n <= s.Draws {
+		before := e.count
 		th, z, runErr, err := cr.once(w, hs, out, nil, 0, n)
 		if err != nil || runErr != nil {
 			out.chain = th
 			if err == nil {
 				out.adapted.Rounds = 1
 			}
+			cr.record(out, before, th, notAssessed, Stop, fmt.Sprint(cmp.Or(err, runErr)))
 			return *out, cmp.Or(err, runErr)
 		}
-		if nw, nhs := cr.pilot(w, hs, th, z, out.adapted.LambdaMax); nw != w {
+		nw, nhs, as, why := cr.pilot(w, hs, th, z, out.adapted.LambdaMax)
+		if nw != w {
 			warm := out.adapted
 			w, hs, out.warmup = nw, nhs, &warm
+			cr.record(out, before, th, as, Readapt, why)
+		} else {
+			cr.record(out, before, th, as, Extend, why)
 		}
 		prev, resume, piloted = th, append([]float64(nil), th.At(th.Len()-1)...), true
 		out.chain = th
@@ -122,20 +132,23 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 		if errors.As(err, &rc) {
 			hint := "reparametrise (a posterior whose curvature varies less over its typical set)"
 			if !cr.r.Momentum {
-				hint += ", or use a momentum method (SGHMCMethod), whose steps between independent draws grow as the square root of a first-order method's"
+				hint += ", or use a momentum method (SGHMC), whose steps between independent draws grow as the square root of a first-order method's"
 			}
+			why := fmt.Sprintf("the round would cost about %.3g gradient evaluations, more than the %.3g left for rounds or MaxGradEvals", float64(rc), math.Min(left, maxGradEvals(s)))
+			cr.record(out, before, nil, notAssessed, Refuse, why)
 			// The round would cost more than the rounds may: the chain
 			// keeps the last one, as it was.
 			// Its phases 3–5 (Hessians, the noise probe) count as warmup.
 			out.adapted, out.warmEvals, out.evals = kept, keptWarm+e.count-before, e.count
 			if lastReach != "" {
-				cr.reachWarning(out, round-1, lastReach, fmt.Sprintf(", and another round would cost about %.3g gradient evaluations, more than the %.3g left for rounds (doc/equations.md §13.17)", float64(rc), left), hint)
+				cr.reachWarning(out, round-1, lastReach, ", and another round would cost about "+fmt.Sprintf("%.3g gradient evaluations, more than the %.3g left for rounds", float64(rc), left), hint)
 			}
 			return *out, nil
 		}
 		if err != nil {
 			// Nothing already sampled is lost: the last complete round.
 			out.chain = prev
+			cr.record(out, before, nil, notAssessed, Stop, err.Error())
 			return *out, err
 		}
 		out.w, out.hs, out.fits = w, hs, false
@@ -151,15 +164,21 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 		if th != nil && (prev == nil || th.Len() >= prev.Len()) {
 			out.chain = th
 		}
-		if runErr != nil || !cr.dense || cr.multimodal || z == nil || z.Len() < s.Draws {
+		if runErr != nil {
+			cr.record(out, before, th, notAssessed, Stop, runErr.Error())
 			return *out, runErr
 		}
-		ess, slow, off, reach := drawsFit(z, s.Draws)
-		if !slow && !off && reach == "" {
-			out.fits = z.Divergences == 0
+		if !cr.dense || cr.multimodal || z == nil || z.Len() < s.Draws {
+			cr.record(out, before, th, notAssessed, Accept, "not assessed: "+cr.unassessed())
 			return *out, nil
 		}
-		lastReach = reach
+		as := assess(z, s.Draws)
+		if !as.slow && !as.off && as.reach == "" {
+			out.fits = as.fits
+			cr.record(out, before, th, as, Accept, "the draws fit the adaptation")
+			return *out, nil
+		}
+		lastReach = as.reach
 		lo, hi := z.Len()/2, z.Len()
 		if z.Divergences > 0 {
 			hi = slices.Index(z.Divergent, true)
@@ -168,38 +187,53 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 		if z.Divergences > 0 && hi < roundDrawsPerDim*e.d {
 			// A step unstable somewhere the chain went: its draws may
 			// include excursions the posterior does not have, and a
-			// preconditioner from them widens where it should not (on
-			// hier_cp the rounds' draws reached log τ = 37, each round
-			// wider than the last). The run's divergence warning stands.
+			// preconditioner from them widens where it should not, round
+			// after round. The run's divergence warning stands.
+			cr.record(out, before, th, as, Accept, fmt.Sprintf("kept: the round diverged after %d draws, too few to re-adapt from", hi))
 			return *out, nil
 		}
 		if round >= s.Rounds {
-			if reach != "" {
-				cr.reachWarning(out, round, reach, "", "reparametrise, or raise Rounds")
+			if as.reach != "" {
+				cr.reachWarning(out, round, as.reach, "", "reparametrise, or raise Rounds")
 			}
+			cr.record(out, before, th, as, Accept, fmt.Sprintf("kept: the last of Rounds = %d", s.Rounds))
 			return *out, nil
 		}
 		if z.Len()/2 < roundDrawsPerDim*e.d {
 			// Too few draws for the covariance of d parameters: the
 			// whitening from them would be noisier than the one it replaces
 			// (its smallest eigenvalues (1 − √(2d/n))² of the truth).
-			if reach != "" {
-				cr.reachWarning(out, 0, reach, fmt.Sprintf(", and %d draws are too few to re-adapt %d parameters from (want %d)", z.Len(), e.d, 2*roundDrawsPerDim*e.d), "raise Draws")
+			if as.reach != "" {
+				cr.reachWarning(out, 0, as.reach, fmt.Sprintf(", and %d draws are too few to re-adapt %d parameters from (want %d)", z.Len(), e.d, 2*roundDrawsPerDim*e.d), "raise Draws")
 			}
+			cr.record(out, before, th, as, Accept, fmt.Sprintf("kept: %d draws are too few to re-adapt %d parameters from", z.Len(), e.d))
 			return *out, nil
 		}
 		nw, nhs, ok := e.fromDraws(th, lo, hi)
 		if !ok {
+			cr.record(out, before, th, as, Accept, "kept: the draws' covariance or Hessians could not be computed")
 			return *out, nil
 		}
+		cr.record(out, before, th, as, Readapt, fmt.Sprintf("re-adapted from draws %d–%d", lo+1, hi))
 		minThin = 0
 		if round > 1 && s.Thin == 0 {
 			t := float64(out.adapted.Thin)
-			minThin = int(math.Min(roundThinGrowth*t, math.Ceil(t*float64(s.Draws)/(2*ess))))
+			minThin = int(math.Min(roundThinGrowth*t, math.Ceil(t*float64(s.Draws)/(2*as.ess))))
 		}
 		prev, resume = th, append([]float64(nil), th.At(hi-1)...)
 		w, hs = nw, nhs
 	}
+}
+
+// unassessed says why a round's draws were not assessed.
+func (cr *chainRun) unassessed() string {
+	switch {
+	case !cr.dense:
+		return "above DenseMax the rounds do not re-adapt"
+	case cr.multimodal:
+		return "the method's chains are meant to visit several modes"
+	}
+	return "fewer draws than Draws"
 }
 
 // pilot returns the whitening and Hessians a first-order method's full
@@ -214,35 +248,35 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 // the posterior (on the drive HMM, one chain's λ̂ 61 where its draws'
 // Hessians reach 3.9) costs it 15 times the steps for every draw, and its
 // draws, which fit, would never have re-adapted.
-func (cr *chainRun) pilot(w *whitening, hs []sym, th, z *sgmcmc.Chain, lam float64) (*whitening, []sym) {
+func (cr *chainRun) pilot(w *whitening, hs []sym, th, z *sgmcmc.Chain, lam float64) (*whitening, []sym, assessment, string) {
 	e := cr.e
 	lo, hi := z.Len()/2, z.Len()
 	if z.Divergences > 0 {
 		lo, hi = 0, slices.Index(z.Divergent, true)
 	}
 	if hi-lo < roundDrawsPerDim*e.d {
-		return w, hs
+		return w, hs, notAssessed, "a short first round with too few draws before a divergence to re-adapt from"
 	}
-	_, slow, off, reach := drawsFit(z, z.Len())
-	if slow || off || reach != "" {
-		return w, hs
+	as := assess(z, z.Len())
+	if as.slow || as.off || as.reach != "" {
+		return w, hs, as, "a short first round whose draws do not fit warmup's whitening: the full run keeps it, and its rounds judge it"
 	}
 	nw, nhs, ok := e.fromDraws(th, lo, hi)
 	if !ok {
-		return w, hs
+		return w, hs, as, "a short first round: its draws' covariance or Hessians could not be computed"
 	}
 	var top float64
 	for _, h := range nhs {
 		vals, _, ok := symEigen(h.m)
 		if !ok {
-			return w, hs
+			return w, hs, as, "a short first round: its draws' Hessians could not be decomposed"
 		}
 		top = math.Max(top, vals[e.d-1])
 	}
 	if top > 0 && pilotGain*top < lam {
-		return nw, nhs
+		return nw, nhs, as, fmt.Sprintf("a short first round: its draws' whitening gives λ̂ %.3g, below warmup's %.3g by more than %d times", top, lam, pilotGain)
 	}
-	return w, hs
+	return w, hs, as, fmt.Sprintf("a short first round: its draws' whitening gives λ̂ %.3g, not %d times below warmup's %.3g", top, pilotGain, lam)
 }
 
 // reachWarning adds the warning of a chain whose draws after rounds
@@ -326,12 +360,4 @@ func (e *chainEnv) fromDraws(th *sgmcmc.Chain, lo, n int) (*whitening, []sym, bo
 		hs = append(hs, h)
 	}
 	return w, hs, true
-}
-
-// roundCost is once's error for a round whose sampling run is projected
-// past what the rounds have left: its projected gradient evaluations.
-type roundCost float64
-
-func (c roundCost) Error() string {
-	return fmt.Sprintf("sgmcmc: a sampling round would cost %.3g gradient evaluations", float64(c))
 }

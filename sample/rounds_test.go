@@ -144,3 +144,66 @@ func TestLaplaceMass(t *testing.T) {
 		t.Errorf("panicking LogLik: %v, %v, want NaN", lp, mass)
 	}
 }
+
+// TestRoundHistory: Result.Rounds records every round a chain ran and
+// every round the budget refused, in order: on a Gaussian posterior one
+// accepted round whose draws fit; on the funnel, where no preconditioner
+// fits, SGLD's short first round, rounds re-adapted from their draws and a
+// last decision that keeps a round. In both the rounds that ran number
+// Adapted.Rounds, the last of them sampled with Result.Adapted's settings
+// and kept the chain's draws, and the rounds' evaluations add up to no
+// more than the run's warmup and sampling.
+func TestRoundHistory(t *testing.T) {
+	check := func(name string, res *Result) {
+		for c, rs := range res.Rounds {
+			ran, last := 0, -1
+			var evals int64
+			for k, r := range rs {
+				evals += r.GradEvals
+				if r.Draws > 0 {
+					ran++
+					last = k
+				}
+				if r.Decision == 0 || r.Reason == "" {
+					t.Errorf("%s: chain %d round %d: no decision or reason: %v", name, c, k, r)
+				}
+			}
+			a := res.Adapted[c]
+			if ran != a.Rounds || last < 0 {
+				t.Fatalf("%s: chain %d: %d rounds ran, Adapted.Rounds %d: %v", name, c, ran, a.Rounds, rs)
+			}
+			if r := rs[last]; r.Settings.Eps != a.Eps || r.Settings.Thin != a.Thin || r.Settings.SamplerSeed != a.SamplerSeed || r.Draws != res.Chains[c].Len() {
+				t.Errorf("%s: chain %d: the last round that ran (%v) is not the chain's (ε %v, thin %d, %d draws)", name, c, r, a.Eps, a.Thin, res.Chains[c].Len())
+			}
+			if d := rs[len(rs)-1].Decision; d != Accept && d != Refuse {
+				t.Errorf("%s: chain %d ends with %v", name, c, d)
+			}
+			if evals > res.WarmupGradEvals+res.SamplingGradEvals {
+				t.Errorf("%s: chain %d's rounds spent %d evaluations, the run %d", name, c, evals, res.WarmupGradEvals+res.SamplingGradEvals)
+			}
+			for k, r := range rs {
+				t.Logf("%s: chain %d round %d: %v", name, c, k, r)
+			}
+		}
+	}
+	gauss, err := Run(t.Context(), Problem{Model: newLinReg(500, 66, 4, 2)}, []float64{1, 0}, &Settings{Seed: 9, Chains: 2, Draws: 300}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("Gaussian", gauss)
+	for c, rs := range gauss.Rounds {
+		if len(rs) != 1 || rs[0].Decision != Accept || !rs[0].Fits {
+			t.Errorf("Gaussian: chain %d: %v, want one accepted round that fits", c, rs)
+		}
+	}
+	const d = 10
+	funnel, err := Run(t.Context(), Problem{Gradient: funnelGradient}, make([]float64, d), &Settings{Chains: 1, Draws: 1000, Seed: 2}, SGLD{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("funnel", funnel)
+	rs := funnel.Rounds[0]
+	if len(rs) < 3 || rs[0].Draws >= 1000 || !slices.ContainsFunc(rs, func(r Round) bool { return r.Decision == Readapt }) {
+		t.Errorf("funnel: %d rounds, want a short first round and a re-adapted one", len(rs))
+	}
+}

@@ -162,12 +162,7 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	// The full run's cost (Draws draws), also for a pilot run: a run the
 	// budget cannot afford stops before its pilot is spent.
 	steps, perStep := runCost(a, r, s, e.model != nil)
-	// A later round past what the rounds may cost is not made, whatever
-	// the budget: the chain keeps the round it has (sample_rounds.go).
-	if cr.allow > 0 && steps*perStep > cr.allow {
-		return nil, nil, nil, roundCost(steps * perStep)
-	}
-	if err := costBound(a, r, s, steps, perStep); err != nil {
+	if err := cr.admit(a, steps, perStep); err != nil {
 		return nil, nil, nil, err
 	}
 	cr.setPhase("sampling")

@@ -99,7 +99,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 			ids[c] = c
 		}
 	}
-	res := &Result{Method: name, Temperature: s.Temperature, Chains: make([]*sgmcmc.Chain, len(ids)), Adapted: make([]Adapted, len(ids))}
+	res := &Result{Method: name, Temperature: s.Temperature, Chains: make([]*sgmcmc.Chain, len(ids)), Adapted: make([]Adapted, len(ids)), Rounds: make([][]Round, len(ids))}
 	var prog *sampleProgress
 	if s.Progress != nil {
 		prog = newSampleProgress(s.Progress, s.ProgressEvery, ids)
@@ -118,6 +118,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		moms = append(moms, o.moments)
 		res.Chains[c] = o.chain
 		res.Adapted[c] = o.adapted
+		res.Rounds[c] = o.rounds
 		res.WarmupGradEvals += o.warmEvals
 		res.SamplingGradEvals += o.evals - o.warmEvals
 		res.SetupPasses += o.adapted.SetupPasses

@@ -270,8 +270,13 @@ type Result struct {
 	Temperature float64
 	// Chains holds each chain's draws of θ (warmup excluded).
 	Chains []*sgmcmc.Chain
-	// Adapted holds each chain's adapted settings.
+	// Adapted holds each chain's adapted settings: those of its last
+	// round, from which Adapted.NewSampler rebuilds its draws bit for bit.
 	Adapted []Adapted
+	// Rounds holds each chain's rounds in order (doc/adaptation.md):
+	// the settings each sampled with, what the assessment of its draws
+	// found and what the loop decided.
+	Rounds [][]Round
 	// Summary has one row per parameter: mean, sd, MCSE, quantiles, bulk
 	// and tail ESS, R̂ across the chains. It prints as an aligned table.
 	Summary diagnostics.Table
