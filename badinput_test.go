@@ -30,7 +30,6 @@ type badCase struct {
 	step    bool
 	defined bool
 	substr  string // if not empty, the error message must contain it
-	child   bool   // run in a child process (runInChild)
 }
 
 // outcome classifies a case for the closing counts.

@@ -64,14 +64,3 @@ func asPanic(v any, fn string) *PanicError {
 	}
 	return &PanicError{Func: fn, Value: v, Stack: debug.Stack()}
 }
-
-// protect runs f, turning a panic in it into a *PanicError attributed to
-// fn (unless a deeper tag named it).
-func protect(fn string, f func() error) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = asPanic(v, fn)
-		}
-	}()
-	return f()
-}

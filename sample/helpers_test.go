@@ -10,7 +10,6 @@ import "github.com/sgmcmc-go/sgmcmc/internal/testmodel"
 type (
 	testModel  = testmodel.Test
 	ckModel    = testmodel.Ck
-	logitModel = testmodel.Logit
 	batchLogit = testmodel.BatchLogit
 )
 
