@@ -284,7 +284,22 @@ func badInputCases() []badCase {
 		{name: "Run Start MaxInt", run: run(opts(RunOptions{Draws: 1, Start: math.MaxInt})), want: ErrRange},
 		{name: "Run nil Schedule", run: func() error { _, err := Run(context.Background(), sgld(), RunOptions{Draws: 1}); return err }, want: ErrNil},
 		{name: "Run negative BurnIn", run: run(opts(RunOptions{Draws: 1, BurnIn: -1})), want: ErrRange},
-		{name: "Run Schedule giving NaN", run: run(RunOptions{Draws: 1, Schedule: Constant(math.NaN())}), step: true},
+		{name: "Run Schedule giving NaN", run: run(RunOptions{Draws: 1, Schedule: nanSchedule{}}), step: true},
+		{name: "Run Constant NaN", run: run(RunOptions{Draws: 1, Schedule: Constant(math.NaN())}), want: ErrRange, substr: "Constant(NaN)"},
+		{name: "Run Constant 0", run: run(RunOptions{Draws: 1, Schedule: Constant(0)}), want: ErrRange, substr: "positive"},
+		{name: "Run Constant -Inf", run: run(RunOptions{Draws: 1, Schedule: Constant(math.Inf(-1))}), want: ErrRange, substr: "Constant(-Inf)"},
+		{name: "Run Polynomial A 0", run: run(RunOptions{Draws: 1, Schedule: Polynomial{Gamma: 0.55}}), want: ErrRange, substr: "A: 0"},
+		{name: "Run Polynomial B -1", run: run(RunOptions{Draws: 1, Schedule: Polynomial{A: 1, B: -1, Gamma: 0.55}}), want: ErrRange, substr: "B: -1"},
+		{name: "Run Polynomial B NaN", run: run(RunOptions{Draws: 1, Schedule: Polynomial{A: 1, B: math.NaN(), Gamma: 0.55}}), want: ErrRange, substr: "B: NaN"},
+		{name: "Run Polynomial Gamma negative", run: run(RunOptions{Draws: 1, Schedule: Polynomial{A: 1, Gamma: -0.5}}), want: ErrRange, substr: "Gamma: -0.5"},
+		{name: "Run Polynomial Gamma Inf", run: run(RunOptions{Draws: 1, Schedule: Polynomial{A: 1, Gamma: math.Inf(1)}}), want: ErrRange, substr: "Gamma: +Inf"},
+		{name: "Run Cyclical Cycle 0", run: run(RunOptions{Draws: 1, Schedule: Cyclical{Eps0: 0.1}}), want: ErrRange, substr: "Cycle: 0"},
+		{name: "Run Cyclical Cycle -5", run: run(RunOptions{Draws: 1, Schedule: Cyclical{Eps0: 0.1, Cycle: -5}}), want: ErrRange, substr: "Cycle: -5"},
+		{name: "Run Cyclical Explore NaN", run: run(RunOptions{Draws: 1, Schedule: Cyclical{Eps0: 0.1, Cycle: 10, Explore: math.NaN()}}), want: ErrRange, substr: "Explore: NaN"},
+		{name: "Run Cyclical Explore -1", run: run(RunOptions{Draws: 1, Schedule: Cyclical{Eps0: 0.1, Cycle: 10, Explore: -1}}), want: ErrRange, substr: "Explore: -1"},
+		{name: "Run Cyclical Explore 1", run: run(RunOptions{Draws: 1, Schedule: Cyclical{Eps0: 0.1, Cycle: 10, Explore: 1}}), want: ErrRange, substr: "no draw is kept"},
+		{name: "Run Cyclical Eps0 0", run: run(RunOptions{Draws: 1, Schedule: Cyclical{Cycle: 10}}), want: ErrRange, substr: "Eps0: 0"},
+		{name: "Run Cyclical Eps0 Inf", run: run(RunOptions{Draws: 1, Schedule: Cyclical{Eps0: math.Inf(1), Cycle: 10}}), want: ErrRange, substr: "Eps0: +Inf"},
 
 		// RunChains.
 		{name: "RunChains nil context", run: func() error {
@@ -524,3 +539,8 @@ func (c badCase) check(t *testing.T) {
 		t.Errorf("message %q does not start with \"sgmcmc: \"", err)
 	}
 }
+
+// nanSchedule is a Schedule of the user's that gives NaN at every step.
+type nanSchedule struct{}
+
+func (nanSchedule) StepSize(int) float64 { return math.NaN() }

@@ -228,6 +228,11 @@ func (o *RunOptions) check(who string) (thin, total int, err error) {
 	case o.Start < 0:
 		return 0, 0, errorf(ErrRange, "%s: Start = %d, want ≥ 0", who, o.Start)
 	}
+	if c, ok := o.Schedule.(checkedSchedule); ok {
+		if err := c.check(who); err != nil {
+			return 0, 0, err
+		}
+	}
 	thin = max(o.Thin, 1)
 	if o.Draws > (math.MaxInt-o.BurnIn)/thin {
 		return 0, 0, errorf(ErrRange, "%s: BurnIn + Draws·Thin = %d + %d·%d overflows", who, o.BurnIn, o.Draws, thin)

@@ -26,3 +26,28 @@ type Polynomial struct {
 
 // StepSize returns A (B + t)^(−Gamma).
 func (p Polynomial) StepSize(t int) float64 { return p.A * math.Pow(p.B+float64(t), -p.Gamma) }
+
+// checkedSchedule is a schedule of the package's, whose settings Run
+// checks before the first step.
+type checkedSchedule interface {
+	check(who string) error
+}
+
+func (c Constant) check(who string) error {
+	if !(c > 0) || math.IsInf(float64(c), 0) {
+		return errorf(ErrRange, "%s: Schedule Constant(%v), want a positive and finite step", who, float64(c))
+	}
+	return nil
+}
+
+func (p Polynomial) check(who string) error {
+	switch {
+	case !(p.A > 0) || math.IsInf(p.A, 0):
+		return errorf(ErrRange, "%s: Schedule Polynomial{A: %v}, want A positive and finite", who, p.A)
+	case !(p.B > -1) || math.IsInf(p.B, 0):
+		return errorf(ErrRange, "%s: Schedule Polynomial{B: %v}, want B finite and above −1 (so that B + t > 0 from t = 1)", who, p.B)
+	case !(p.Gamma >= 0) || math.IsInf(p.Gamma, 0):
+		return errorf(ErrRange, "%s: Schedule Polynomial{Gamma: %v}, want Gamma finite and ≥ 0", who, p.Gamma)
+	}
+	return nil
+}

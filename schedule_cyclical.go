@@ -32,8 +32,8 @@ type Cyclical struct {
 	Eps0 float64
 	// Cycle is the number of steps of a cycle; it must be positive.
 	Cycle int
-	// Explore is the share of each cycle in the exploration phase. Zero
-	// means 0.5; 1 or more keeps no draw.
+	// Explore is the share of each cycle in the exploration phase, in
+	// [0, 1). Zero means 0.5.
 	Explore float64
 }
 
@@ -59,4 +59,16 @@ func (c Cyclical) Sampling(t int) bool {
 func (c Cyclical) pos(t int) int {
 	n := max(c.Cycle, 1)
 	return ((t-1)%n + n) % n
+}
+
+func (c Cyclical) check(who string) error {
+	switch {
+	case !(c.Eps0 > 0) || math.IsInf(c.Eps0, 0):
+		return errorf(ErrRange, "%s: Schedule Cyclical{Eps0: %v}, want Eps0 positive and finite", who, c.Eps0)
+	case c.Cycle <= 0:
+		return errorf(ErrRange, "%s: Schedule Cyclical{Cycle: %d}, want a positive number of steps per cycle", who, c.Cycle)
+	case !(c.Explore >= 0 && c.Explore < 1):
+		return errorf(ErrRange, "%s: Schedule Cyclical{Explore: %v}, want the exploration's share of a cycle in [0, 1) (0 means 0.5): at 1 or more no draw is kept", who, c.Explore)
+	}
+	return nil
 }
