@@ -6,6 +6,7 @@ package sgmcmc
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -50,8 +51,11 @@ func (m faultyModel) LogLik(th []float64, i int) float64 {
 // gradOnly is a model without LogDensity.
 type gradOnly struct{ ckModel }
 
-// TestBadInputModel is CheckModel's catalogue: every fault that would trip
-// sampling is an error naming the function, the item and the parameter.
+// TestBadInputModel is the catalogue of the model and the recipe's
+// operators: every fault of a model that would trip sampling is an error
+// of CheckModel naming the function, the item and the parameter, and every
+// operator NewRecipe is given has its shapes and constant entries checked,
+// struct literals included.
 func TestBadInputModel(t *testing.T) {
 	t.Parallel()
 	th := []float64{0.4, 1.2}
@@ -59,6 +63,16 @@ func TestBadInputModel(t *testing.T) {
 		return func() error { _, err := CheckModel(m, theta, items); return err }
 	}
 	nan, inf := math.NaN(), math.Inf(1)
+	recipe := func(d Diffusion, q Operator) func() error {
+		return func() error {
+			spec := RecipeSpec{Grad: GradFunc(testGrad), D: d, Z0: []float64{0.1, 0.2}, Src: rand.NewPCG(1, 2)}
+			if q != nil {
+				spec.Q = q
+			}
+			_, err := NewRecipe(spec)
+			return err
+		}
+	}
 	cases := []badCase{
 		{name: "CheckModel nil model", run: check(nil, th, nil), want: ErrNil},
 		{name: "CheckModel typed nil model", run: check((*linearModelNil)(nil), th, nil), want: ErrNil},
@@ -76,6 +90,17 @@ func TestBadInputModel(t *testing.T) {
 		{name: "CheckModel LogPrior +Inf", run: check(faultyModel{where: "LogPrior", bad: inf}, th, nil), want: ErrNonFinite, substr: "LogPrior is +Inf"},
 		{name: "CheckModel no LogDensity", run: check(gradOnly{}, []float64{0.1, 0.2, 0.3}, nil), want: ErrUnsupported, substr: "does not implement LogDensity"},
 		{name: "CheckModel no LogDensity, NaN gradient", run: check(gradOnlyNaN{}, []float64{0.1, 0.2, 0.3}, nil), want: ErrNonFinite, substr: "LogLikGrad of item 0"},
+		{name: "NewRecipe negative Scalar diffusion", run: recipe(Scalar{N: 2, C: -1}, nil), want: ErrRange, substr: "the diffusion D = Scalar{C: -1} is negative"},
+		{name: "NewRecipe NaN Scalar diffusion", run: recipe(Scalar{N: 2, C: nan}, nil), want: ErrNonFinite, substr: "Scalar{C: NaN}"},
+		{name: "NewRecipe negative Diagonal diffusion", run: recipe(Diagonal{1, -1}, nil), want: ErrRange, substr: "entry 1 = -1"},
+		{name: "NewRecipe Inf Diagonal diffusion", run: recipe(Diagonal{inf, 1}, nil), want: ErrNonFinite, substr: "entry 0"},
+		{name: "NewRecipe NaN Scalar curl", run: recipe(Scalar{N: 2, C: 1}, Scalar{N: 2, C: nan}), want: ErrNonFinite, substr: "Q = Scalar"},
+		{name: "NewRecipe LowRankDiag literal with a short U", run: recipe(&LowRankDiag{A: []float64{1, 1}, U: []float64{1}, S: []float64{1}}, nil), want: ErrDimension, substr: "U has 1 entries"},
+		{name: "NewRecipe LowRankDiag literal with no S", run: recipe(&LowRankDiag{A: []float64{1, 1}, U: []float64{1, 1}}, nil), want: ErrRange, substr: "rank"},
+		{name: "NewRecipe LowRankDiag literal with negative A", run: recipe(&LowRankDiag{A: []float64{1, -1}, U: []float64{1, 1}, S: []float64{1}}, nil), want: ErrRange, substr: "A[1]"},
+		{name: "NewRecipe LowRankDiag literal with NaN U", run: recipe(&LowRankDiag{A: []float64{1, 1}, U: []float64{1, nan}, S: []float64{1}}, nil), want: ErrNonFinite, substr: "U[1]"},
+		{name: "NewRecipe LowRankDiag literal with negative S", run: recipe(&LowRankDiag{A: []float64{1, 1}, U: []float64{1, 1}, S: []float64{-2}}, nil), want: ErrRange, substr: "S[0]"},
+		{name: "NewRecipe LowRankDiag literal of the wrong size", run: recipe(&LowRankDiag{A: []float64{1, 1, 1}, U: []float64{1, 1, 1}, S: []float64{1}}, nil), want: ErrDimension, substr: "D is 3×3"},
 	}
 	for _, c := range cases {
 		t.Run(subtestName(c.name), c.check)

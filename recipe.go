@@ -153,9 +153,15 @@ func NewRecipe(s RecipeSpec) (*Recipe, error) {
 	if rr, c := s.D.Dims(); rr != r.n || c != r.n {
 		return nil, errorf(ErrDimension, "recipe: D is %d×%d, state has length %d", rr, c, r.n)
 	}
+	if err := checkOperator("D", s.D, true); err != nil {
+		return nil, err
+	}
 	if s.Q != nil {
 		if rr, c := s.Q.Dims(); rr != r.n || c != r.n {
 			return nil, errorf(ErrDimension, "recipe: Q is %d×%d, state has length %d", rr, c, r.n)
+		}
+		if err := checkOperator("Q", s.Q, false); err != nil {
+			return nil, err
 		}
 	}
 	if s.NoiseVar != nil {

@@ -456,7 +456,7 @@ func TestCheckBrokenRecipes(t *testing.T) {
 		spec RecipeSpec
 		want string
 	}{
-		{"D not PSD", RecipeSpec{Grad: g, D: Diagonal{1, -1}, Z0: z0, Src: src}, "D is not positive semidefinite"},
+		{"D not PSD", RecipeSpec{Grad: g, D: diagFunc(func(dst, _ []float64) { dst[0], dst[1] = 1, -1 }), Z0: z0, Src: src}, "D is not positive semidefinite"},
 		{"D not symmetric", RecipeSpec{Grad: g, D: asDiffusion{Matrix{mat.NewDense(2, 2, []float64{1, 0.5, 0, 1})}}, Z0: z0, Src: src}, "D is not symmetric"},
 		{"Q not skew", RecipeSpec{Grad: g, D: Scalar{N: 2, C: 1}, Q: Matrix{mat.NewDense(2, 2, []float64{0, 1, 1, 0})}, Z0: z0, Src: src}, "Q is not skew-symmetric"},
 		{"wrong Γ", RecipeSpec{Grad: g, D: diagFunc(func(dst, z []float64) { dst[0], dst[1] = 1+z[0]*z[0], 1 }), Z0: z0, Src: src}, "Γ does not match"},
