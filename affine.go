@@ -18,9 +18,9 @@ import (
 //
 // Running a sampler on an Affine gradient is running it with a constant
 // preconditioner: SGLD on z with D = I is SGLD on θ with D = L Lᵀ, SGHMC on
-// z with M = I is SGHMC on θ with the mass matrix (L Lᵀ)⁻¹. Sample adapts
+// z with M = I is SGHMC on θ with the mass matrix (L Lᵀ)⁻¹. sample.Run adapts
 // Shift and L during warmup and runs every method this way; build one by
-// hand with the adapted values to reproduce Sample's chains exactly.
+// hand with the adapted values to reproduce sample.Run's chains exactly.
 //
 // Affine forwards SameBatchGradient, so HAMCMC's curvature pairs stay on
 // one batch. It is not safe for concurrent use.

@@ -46,7 +46,7 @@ type ControlVariateSettings struct {
 // a BatchModel's batch call where the model has one and Noise is not set;
 // it allocates nothing. With Noise set, Grad also estimates the diagonal of
 // its own noise covariance from the batch's per-datum differences (as a
-// Minibatch does from its per-datum gradients), for B̂ and for Sample's
+// Minibatch does from its per-datum gradients), for B̂ and for sample.Run's
 // heat check. The batches are drawn as a Minibatch draws them, with or
 // without replacement, and the concurrency rules are a Minibatch's: each
 // chain needs its own ControlVariate. The full passes over the data stream

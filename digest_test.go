@@ -13,9 +13,9 @@ import (
 	"testing"
 )
 
-// The digests below pin the chains every named sampler and Sample drew
+// The digests below pin the chains every named sampler and sample.Run drew
 // before the round-3 restructuring (the fused pass as an integrator, open
-// Sample methods): a refactor must leave every chain bit-identical. The
+// sample.Run methods): a refactor must leave every chain bit-identical. The
 // named samplers' digests stay fixed for the whole round (new integrators
 // and the temperature are opt-in); a change that alters a chain on purpose
 // updates its digest in the same commit and says why.

@@ -59,26 +59,19 @@
 // RunChains with their RunOptions and schedules, Chain, and CheckModel to
 // test a model's gradients.
 //
-// # Sample: every setting adapted
+// # sample.Run: every setting adapted
 //
-// Sample is the front door: K chains of a Method on a Problem, each with
-// a warmup that adapts its step size, preconditioner, friction, noise
-// correction and batch size and then freezes them (doc/equations.md §13).
-// Its code is a wing of files named sample*.go: sample.go (Sample,
-// SampleSettings, Result, Adapted), sample_chain.go (one chain: its
-// gradient sources, the warmup's order, the frozen run), sample_warmup.go
-// (the Newton and Langevin-window phases, and one documented block of
-// every tuning constant of warmup, phase by phase), sample_batch.go (the
-// gradient-noise probe choosing batch size, B̂ and friction),
-// sample_stop.go (the partial Result of a run that stops early, and the
-// memory check),
-// sample_curvature.go (finite-difference Hessians, power iteration),
-// sample_method.go (the Method interface and MethodRules), and one
-// sample_method_<name>.go per method (SGLDMethod, SGHMCMethod,
-// SGNHTMethod, HAMCMCMethod, PSGLDMethod), each holding its
-// configuration fields, whose zero value is the default, and its rules. A
-// user's own Method implements Name, Rules and NewSampler; a chain is
-// rebuilt from its Adapted settings by Adapted.NewSampler.
+// Package sample is the front door: sample.Run runs K chains of a
+// sample.Method on a sample.Problem, each with a warmup that adapts its
+// step size, preconditioner, friction, noise correction and batch size
+// and then freezes them, then checks its draws against what the
+// adaptation assumed and re-adapts from them where they do not fit. Its
+// design — every phase, test and constant — is doc/adaptation.md, and the
+// rules it applies are derived in doc/equations.md §13.1–§13.5. Its
+// methods (sample.SGLD, SGHMC, SGNHT, HAMCMC, PSGLD and ReplicaExchange)
+// are structs whose zero value is the default configuration; a user's own
+// sample.Method implements Name, Rules and NewSampler; a chain is rebuilt
+// from its sample.Adapted settings by Adapted.NewSampler.
 //
 // # Building your own sampler
 //
@@ -113,18 +106,19 @@
 // function of the package panics on bad input.
 //
 // User code the package calls — a Model, a Gradient, a callback, a
-// Method's or Sampler's methods — may panic: Run, RunChains and Sample
+// Method's or Sampler's methods — may panic: Run, RunChains and sample.Run
 // recover the panic, keep the draws so far and return a *PanicError
 // naming the function, the phase and the step (inside a *ChainError for
 // the chain); panics inside the package's parallel loops reach the
 // caller's goroutine the same way. A run that stops early, for whatever
-// reason, returns what it kept together with the error (for Sample, a
-// partial Result; sample_stop.go). Before allocating anything whose size
-// the caller chose (a chain's draws, d × d matrices), the package compares
-// it with the memory limit (the least of GOMEMLIMIT, the cgroup's and the
-// machine's memory) and returns an error wrapping ErrRange instead of
-// running out of memory.
+// reason, returns what it kept together with the error (for sample.Run, a
+// partial sample.Result; sample/stop.go). Before allocating anything whose
+// size the caller chose (a chain's draws, d × d matrices), the package
+// compares it with the memory limit (the least of GOMEMLIMIT, the
+// cgroup's and the machine's memory) and returns an error wrapping
+// ErrRange instead of running out of memory.
 //
 // The update rules the code implements are derived, in our words, in
-// doc/equations.md of the repository; comments cite its sections as §n.
+// doc/equations.md of the repository; comments cite its sections as §n,
+// and package sample's adaptation those of doc/adaptation.md by name.
 package sgmcmc

@@ -38,7 +38,7 @@ var (
 	// ErrNonFiniteGradient: the gradient source wrote NaN or ±Inf (the
 	// StepError names the step and the coordinate).
 	ErrNonFiniteGradient = errors.New("sgmcmc: non-finite gradient")
-	// ErrImproper: Sample's warmup found a direction along which the
+	// ErrImproper: sample.Run's warmup found a direction along which the
 	// posterior has no curvature at any point it measured — the log
 	// density is flat there, and the posterior is improper (a parameter
 	// under a flat prior that the data do not inform) or the model is not

@@ -75,7 +75,7 @@ func (f GradFunc) Grad(dst, theta []float64) { f(dst, theta) }
 // Sign convention: a Model gives ∇log p (the gradient of log densities),
 // while a Gradient gives ∇U = −∇log p(θ | x); see Gradient.
 //
-// Sample, RunChains' chains and the full-data passes of a ControlVariate
+// sample.Run, RunChains' chains and the full-data passes of a ControlVariate
 // call one Model from several goroutines at once: its methods must be safe
 // for concurrent use, as pure functions of their arguments are.
 type Model interface {

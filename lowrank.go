@@ -12,11 +12,11 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
-// A low-rank-plus-diagonal preconditioner (doc/equations.md §13.12): the
+// A low-rank-plus-diagonal preconditioner (doc/adaptation.md §4.1): the
 // covariance diag(σ)(I + U diag(λ) Uᵀ)diag(σ) with U a d×k matrix of
 // orthonormal columns, held in O(kd) memory and applied in O(kd) work. It
 // appears twice: as a Diffusion of the recipe (LowRankDiag), and as the
-// whitening Sample uses above DenseMax (NewAffineLowRank), where the k
+// whitening sample.Run uses above DenseMax (NewAffineLowRank), where the k
 // directions are the whitened curvature's extreme eigenvectors found by
 // the Lanczos process.
 

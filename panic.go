@@ -14,7 +14,7 @@ import (
 // PanicError reports a panic in code the library called for its user — a
 // Model, a Gradient, a Sampler's Step, a callback, a Method — recovered so
 // that the program goes on and the draws kept so far are not lost. Run,
-// RunChains and Sample return it (Sample and RunChains inside a
+// RunChains and sample.Run return it (sample.Run and RunChains inside a
 // *ChainError naming the chain). Panics the Go runtime cannot recover
 // (running out of memory, a stack overflow, concurrent map writes) still
 // end the program; the memory guard (memory.go) exists so that the
@@ -25,7 +25,7 @@ type PanicError struct {
 	// "Sampler.Step" (the step, including any user code it calls, when
 	// nothing narrower is known), ….
 	Func string
-	// Phase is where the run was: "sampling", or in Sample the warmup
+	// Phase is where the run was: "sampling", or in sample.Run the warmup
 	// phase ("warmup: Newton", …).
 	Phase string
 	// Step is the 1-based step of the sampling run during which the panic

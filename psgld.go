@@ -47,7 +47,7 @@ type PSGLDSettings struct {
 	// Freeze keeps v at V0 for the whole chain: G is then constant, Γ = 0
 	// exactly, and the sampler is plain SGLD with the diagonal
 	// preconditioner G — correct for any ε small enough, with no Hessian
-	// needed. This is how Sample runs pSGLD: v adapted during warmup, then
+	// needed. This is how sample.Run runs pSGLD: v adapted during warmup, then
 	// frozen. Freeze needs V0.
 	Freeze bool
 }

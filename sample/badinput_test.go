@@ -134,9 +134,10 @@ func (hugeModel) LogLikGrad(dst, th []float64, i int, s float64) {
 	dst[0] -= s * 1e299 * th[0]
 }
 
-// sampleBadCases are the catalogue's cases for Sample, Run and RunChains
-// with user code that panics, returns nothing usable or stops the run; the
-// ones that run goroutines of the library's run in a child process.
+// sampleBadCases are the catalogue's cases for Run, sgmcmc.Run and
+// sgmcmc.RunChains with user code that panics, returns nothing usable or
+// stops the run; the ones that run goroutines of the library's run in a
+// child process.
 func sampleBadCases() []badCase {
 	bg := context.Background()
 	few := &Settings{Seed: 1, Chains: 2, Draws: 100}
@@ -153,7 +154,7 @@ func sampleBadCases() []badCase {
 	factory := func(g sgmcmc.Gradient, err error) Problem {
 		return Problem{Gradient: func(int, rand.Source) (sgmcmc.Gradient, error) { return g, err }}
 	}
-	// partial checks the partial-result contract and returns Sample's
+	// partial checks the partial-result contract and returns Run's
 	// error, or an error of its own if the contract is broken.
 	partial := func(p Problem, s *Settings, m Method, wantDraws bool) func() error {
 		return func() error {
@@ -285,7 +286,7 @@ func sampleBadCases() []badCase {
 		{name: "Sample Chains = 2^20 beyond memory", run: sample(model("", 0), &Settings{Chains: 1 << 20, Draws: 1 << 20}, nil), want: sgmcmc.ErrRange, substr: "memory limit"},
 		{name: "Sample MemoryLimit too small", run: sample(model("", 0), &Settings{MemoryLimit: 1024}, nil), want: sgmcmc.ErrRange, substr: "more than the memory limit of 1.0 KiB"},
 		{name: "Sample MemoryLimit negative", run: sample(model("", 0), &Settings{MemoryLimit: -1}, nil), want: sgmcmc.ErrRange, substr: "MemoryLimit = -1"},
-		// Above DenseMax the warmup takes O(d) memory (sample_large.go);
+		// Above DenseMax the warmup takes O(d) memory (large.go);
 		// the dense path asked for explicitly at d = 10⁵ cannot fit.
 		{name: "Sample d = 10^5 dense warmup beyond memory", run: func() error {
 			_, err := Run(bg, Problem{Gradient: func(int, rand.Source) (sgmcmc.Gradient, error) { return sgmcmc.GradFunc(testGrad), nil }}, make([]float64, 100000), &Settings{DenseMax: 100000}, nil)

@@ -13,8 +13,8 @@ import (
 
 // chooseBatch probes the gradient noise at the end of warmup and sets the
 // gradient estimator (a control variate or plain minibatches), the batch
-// size, B̂, the friction and the heat estimate (doc/equations.md §13.3,
-// §13.7) by the method's rules r.
+// size, B̂, the friction and the heat estimate (P6: doc/equations.md
+// §13.3, doc/adaptation.md §2.6) by the method's rules r.
 func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r Rules, s *Settings) error {
 	d := e.d
 	n0 := e.n0
@@ -90,9 +90,10 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r Rules, s *Settings) e
 		}
 		// B̂ is estimated at one point, and the noise varies over the
 		// posterior (per-datum gradients of scale parameters are heavy
-		// tailed): on earnings a chain whose B̂ should have cancelled all
-		// but 2.4 % ran twice too hot. So B̂ is applied but given no credit:
-		// the heat counted is the uncorrected one.
+		// tailed): on a regression with a scale parameter a chain whose B̂
+		// should have cancelled all but 2.4 % ran twice too hot. So B̂ is
+		// applied but given no credit: the heat counted is the uncorrected
+		// one.
 		return math.Max(a.Eps*f*resid0, a.Eps*f*worstQ/uncorrectedShare) / (2 * c), fric
 	}
 	n := n0
@@ -218,7 +219,7 @@ func (e *chainEnv) probe(sampling func(int) (sgmcmc.Gradient, error), n int, w *
 // probeDrawsFor is the number of gradients a noise probe draws at
 // dimension d: on the large-d path (not dense) probeDraws, since it
 // estimates only diag V, each entry to √(2/(probeDraws − 1)) = 9 %
-// whatever d is (doc/equations.md §13.11).
+// whatever d is (doc/adaptation.md §4).
 func probeDrawsFor(d int, dense bool) int {
 	if !dense {
 		return probeDraws

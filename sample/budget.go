@@ -12,7 +12,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// The budget (doc/adaptation.md). Each chain keeps one ledger of the
+// The budget (doc/adaptation.md §10). Each chain keeps one ledger of the
 // gradient evaluations it spends (chainEnv.count, split into warmup and
 // sampling at each freeze, and the setup passes apart), and every
 // sampling run is projected before it starts — its steps, burn-in and
@@ -42,7 +42,12 @@ func (cr *chainRun) admit(a *Adapted, steps, perStep float64) error {
 }
 
 // maxGradEvals is the bound s.MaxGradEvals sets on one sampling run
-// (+Inf for none).
+// (+Inf for none). Its default, defaultMaxGradEvals, is about a minute of
+// gradient work per chain at 10–100 ns per evaluation, and about seven
+// times what the costliest chain that met the accuracy goal in testing
+// needed (pSGLD on an ill-conditioned Gaussian of 100 dimensions,
+// 7.5·10⁷); at 2·10⁹ a pSGLD chain on a ten-dimensional funnel, projected
+// at 1.7·10⁹, ran for an hour towards a handful of effective draws.
 func maxGradEvals(s *Settings) float64 {
 	switch {
 	case s.MaxGradEvals < 0:
@@ -52,14 +57,6 @@ func maxGradEvals(s *Settings) float64 {
 	}
 	return float64(s.MaxGradEvals)
 }
-
-// defaultMaxGradEvals is SampleSettings.MaxGradEvals's default: per chain,
-// about a minute of gradient work at 10–100 ns per evaluation, and seven
-// times what the costliest chain that meets the goal on the development
-// targets needs (illcond100's pSGLD, 7.5·10⁷; doc/equations.md §13.6).
-// At 2·10⁹ a funnel10 pSGLD chain projected at 1.7·10⁹ ran for an hour
-// towards a handful of effective draws.
-const defaultMaxGradEvals = 5e8
 
 // costBound returns an error if the chain's sampling run, as adapted,
 // would need more gradient evaluations than s.MaxGradEvals: its steps

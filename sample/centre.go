@@ -15,32 +15,13 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// Phase 3b of warmup (sample_warmup.go lists the phases): the centre of
-// the chain's control variate, its own full-data mode θ̂, found by Newton
-// iterations in the warmup's whitened coordinates with the fixed batch's
-// averaged Hessian, one full pass over the data per iteration
-// (doc/equations.md §13.7). The fixed batch's curvature is the full data's
-// within O(√(d/n_fixed)), so each pass shrinks the distance to the mode by
-// about that factor.
-const (
-	// centreMaxPasses bounds the full passes of the search.
-	centreMaxPasses = 12
-	// centreTol ends the search once a Newton step is shorter than this, in
-	// whitened units (posterior standard deviations): θ̂ is then within a
-	// hundredth of a standard deviation of the mode, which adds 10⁻⁴·d to
-	// the E‖θ − θ̂‖² ≈ d the control variate's noise grows with.
-	centreTol = 1e-2
-	// cvFirstBatch is the batch size at which the control variate's noise
-	// is probed, and cvProbePoints the number of points of the typical set
-	// it is probed at: its noise varies over the posterior as ‖θ − θ̂‖².
-	cvFirstBatch  = 100
-	cvProbePoints = 8
-	// cvCost is the control variate's cost per datum relative to a plain
-	// minibatch's (a gradient at θ and one at θ̂): it is used when its
-	// noise at the same batch size is below a plain minibatch's by more
-	// than this factor.
-	cvCost = 2
-)
+// P3 of warmup (doc.go lists the phases): the centre of the chain's
+// control variate, its own full-data mode θ̂, found by Newton iterations in
+// the warmup's whitened coordinates with the fixed batch's averaged
+// Hessian, one full pass over the data per iteration (doc/adaptation.md
+// §2.3). The fixed batch's curvature is the full data's within
+// O(√(d/n_fixed)), so each pass shrinks the distance to the mode by about
+// that factor. Its constants are in constants.go.
 
 // centre finds the chain's control-variate centre from the whitening w and
 // the warmup Hessians hs (in w's coordinates), starting at w's shift, and

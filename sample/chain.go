@@ -16,10 +16,10 @@ import (
 // chainOut is one chain's share of a Result.
 type chainOut struct {
 	// settled is where the chain's warmup found its mode, in θ (nil when
-	// it has no full-data mode estimate: sample_modes.go).
+	// it has no full-data mode estimate: modes.go).
 	settled []float64
 	// warmup is the warmup's adaptation when a pilot run replaced its
-	// whitening (sample_rounds.go), nil otherwise: the settling points
+	// whitening (rounds.go), nil otherwise: the settling points
 	// are compared in the whitening of the warmup that found them.
 	warmup           *Adapted
 	chain            *sgmcmc.Chain
@@ -30,8 +30,8 @@ type chainOut struct {
 	// run is the chain's sampling state once its warmup's windows ended,
 	// and w and hs the whitening and Hessians of its last round, for a
 	// chain that another joins
-	// (sample_join.go); fits says that round's draws fit them (§13.17's
-	// checks, no divergence, no error).
+	// (join.go); fits says that round's draws fit them (the checks of
+	// doc/adaptation.md §5, no divergence, no error).
 	run  *chainRun
 	w    *whitening
 	hs   []sym
@@ -44,7 +44,7 @@ type chainOut struct {
 }
 
 // userModel names the user's Model in a panic it raises (tag), so that
-// Sample's error says which user function failed. It counts nothing and
+// Run's error says which user function failed. It counts nothing and
 // is safe for concurrent use (the full passes call it from helpers).
 type userModel struct{ sgmcmc.Model }
 
@@ -131,10 +131,6 @@ func (c *countGrad) GradSameBatch(dst, theta []float64) {
 // recovers it and returns err.
 type cancelled struct{ err error }
 
-// cancelEvery is how many evaluations warmup does between looks at its
-// context: well under a millisecond of gradient work at any size.
-const cancelEvery = 256
-
 // tick counts k evaluations and, during warmup, looks at the context
 // every cancelEvery of them.
 func (e *chainEnv) tick(k int64) {
@@ -162,7 +158,7 @@ type chainEnv struct {
 	mbSeed     [2]uint64
 	// With a Model: the model, the same counting its evaluations, and the
 	// control variate's centre, the full-data likelihood gradient there
-	// and the full passes spent finding it (sample_centre.go).
+	// and the full passes spent finding it (centre.go).
 	model         sgmcmc.Model
 	counted       sgmcmc.Model
 	center, cgrad []float64
@@ -242,8 +238,9 @@ func newChainEnv(c int, p Problem, d int, src rand.Source, dense bool) (*chainEn
 	return e, nil
 }
 
-// sampleChain runs chain c: warmup, in the phases listed with their
-// constants in sample_warmup.go, then the frozen sampler.
+// sampleChain runs chain c: warmup, in the phases P0–P7 (doc.go;
+// doc/adaptation.md §2), then the round loop (rounds.go) that freezes,
+// runs and assesses the sampler.
 func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Settings, m Method, r Rules, prog *sampleProgress, slot int) (out chainOut, err error) {
 	d := len(theta0)
 	dense := d <= s.DenseMax
@@ -269,13 +266,13 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	out.adapted.Items = e.N
 	out.adapted.SamplerSeed = [2]uint64{src.Uint64(), src.Uint64()}
 	out.adapted.MinibatchSeed = e.mbSeed
-	// Phase 0 (newChainEnv above), and the dispersed start.
+	// P0 setup (newChainEnv above), and the dispersed start.
 	start := make([]float64, d)
 	for i, v := range theta0 {
 		start[i] = v + s.StartScale*(2*e.rng.Float64()-1)
 	}
-	// Phase 1: Newton; above DenseMax with a capped fixed batch, Adam to
-	// a mode and its curvature (sample_large_mode.go).
+	// P1 Newton; above DenseMax with a capped fixed batch, Adam to a mode
+	// and its curvature (large_mode.go).
 	at(1)
 	var w *whitening
 	var hs []sym
@@ -287,6 +284,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	if err != nil {
 		return out, err
 	}
+	// P2 gradient check.
 	at(2)
 	if err := e.gradCheck(w); err != nil {
 		return out, err
@@ -294,16 +292,16 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	// Phase 1b: the control variate's centre, the chain's full-data mode,
-	// and with data beyond the fixed batch the windows' gradient.
+	// P3 control-variate centre, the chain's full-data mode, and with
+	// data beyond the fixed batch the windows' gradient.
 	// With all the data in the fixed batch the windows are
-	// Metropolis-adjusted on the posterior itself (sample_window.go), and
+	// Metropolis-adjusted on the posterior itself (window.go), and
 	// the centre is searched for after them, from their end (below).
-	// A method whose chains visit several modes (ReplicaExchangeMethod)
+	// A method whose chains visit several modes (ReplicaExchange)
 	// samples with plain minibatches: a control variate is centred at one
 	// mode, and its noise at another, which warmup does not measure, can
-	// be far larger (on gmm_labels it inflated the other labelling's sds
-	// by 10 %).
+	// be far larger (on a mixture with two labellings it inflated the
+	// other labelling's sds by 10 %).
 	pm, _ := m.(PotentialMethod)
 	multimodal := r.Multimodal
 	withCV, centreFirst := e.model != nil && !s.PlainMinibatch && !multimodal, e.N > e.nFixed
@@ -327,8 +325,8 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 			w = w.moved(append([]float64(nil), e.center...))
 		}
 	}
-	// Phase 2: Langevin windows; none after modeSearch, whose curvature
-	// at the mode serves as theirs (sample_large_mode.go).
+	// P4 Langevin windows; none after modeSearch, whose curvature at the
+	// mode serves as theirs (large_mode.go).
 	if !e.costlyFixed(dense) {
 		at(4)
 		w, hs, err = e.windows(w, hs, dense)
@@ -336,16 +334,16 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 			return out, err
 		}
 	}
-	// Phase 2b: with all the data in the fixed batch, the centre is
-	// searched for here, from the windows' end, a point of the posterior's
-	// typical set (the Newton phase may stop on the shoulder of a scale
-	// parameter, where the curvature is not the posterior's; a centre off
-	// the mode makes the control variate's noise at the posterior larger
-	// than the noise probe, made around the centre, measures). With more
-	// data it was searched for before the windows; a second search from
-	// their end — in the fixed batch's typical set, √(N/n) sds from the
-	// posterior's — left a9a's centre worse (the quickstart's R̂ 1.03 →
-	// 1.5).
+	// P3 after the windows: with all the data in the fixed batch, the
+	// centre is searched for here, from the windows' end, a point of the
+	// posterior's typical set (the Newton phase may stop on the shoulder
+	// of a scale parameter, where the curvature is not the posterior's; a
+	// centre off the mode makes the control variate's noise at the
+	// posterior larger than the noise probe, made around the centre,
+	// measures). With more data it was searched for before the windows; a
+	// second search from their end — in the fixed batch's typical set,
+	// √(N/n) sds from the posterior's — left the centre of a logistic
+	// regression with 124 coefficients worse (R̂ 1.03 → 1.5).
 	if withCV && !centreFirst {
 		at(3)
 		// The windows' curvature only: the Newton phase's, where it
@@ -356,7 +354,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	}
 	if !dense {
 		// The large-d path's low-rank factor, from the curvature where
-		// the windows ended (sample_large.go).
+		// the windows ended (large.go).
 		w = e.withLowRank(w)
 	}
 	cr := &chainRun{e: e, ctx: ctx, c: c, s: s, m: m, r: r, pm: pm, multimodal: multimodal, dense: dense, prog: prog, slot: slot, at: at, setPhase: func(p string) { phase = p }}

@@ -15,7 +15,7 @@ import (
 )
 
 // This file holds the numerical pieces of warmup adaptation
-// (doc/equations.md §13): Hessian-vector products by finite differences of
+// (doc/adaptation.md §2): Hessian-vector products by finite differences of
 // a gradient, the dense Hessian they build, power iteration for the largest
 // eigenvalue, and a running covariance.
 

@@ -35,14 +35,14 @@ func chainDigest(draws [][]float64, extra ...int) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// sampleCVDigests pin Sample's runs with control variates (the default
+// sampleCVDigests pin Run's draws with control variates (the default
 // since the scale issue added them). The first-order methods' (SGLD,
-// HAMCMC, pSGLD) changed with their pilot run (sample_rounds.go,
-// doc/equations.md §13.19): each chain first draws 2·10·d draws, which
+// HAMCMC, pSGLD) changed with their pilot run (rounds.go,
+// doc/adaptation.md §6.1): each chain first draws 2·10·d draws, which
 // count as warmup, and the full run has its own sampler stream; they were
 // f40f5b7a71cfa97b, c1fc17254942b9e0 and d4ae1f2e45fd6a08. HAMCMC's
-// changed again when Sample's HAMCMC came to accept only curvature pairs
-// as stiff as γ (HAMCMCMethod.MinPairCurvature 1; it was 16c5407836dca2cf
+// changed again when Run's HAMCMC came to accept only curvature pairs
+// as stiff as γ (HAMCMC.MinPairCurvature 1; it was 16c5407836dca2cf
 // with 0.2).
 var sampleCVDigests = map[string]string{
 	"SGLD":   "b4d5c242ac85c458",
@@ -52,12 +52,12 @@ var sampleCVDigests = map[string]string{
 	"pSGLD":  "4c66068a27e91ea9",
 }
 
-// sampleDigests pin Sample's runs with PlainMinibatch. Before the scale
+// sampleDigests pin Run's draws with PlainMinibatch. Before the scale
 // issue they were the runs of the restructuring (SGLD 0eb809c72768fa05,
 // SGHMC ff548d4119734d7e, …): PlainMinibatch then drew those bits exactly;
 // the new thinning rule (40 % of the predicted autocorrelation time,
 // rounded up, instead of a quarter rounded) changed them. pSGLD's changed
-// again with sampling rounds (sample_rounds.go; it was 0b07982bf20e79dc):
+// again with sampling rounds (rounds.go; it was 0b07982bf20e79dc):
 // its chain 0 has a bulk ESS of 46 of 200 draws, and the second round it
 // would run (ESS 128, no warning) is projected at 1.6·10⁶ item gradients,
 // past the rounds' allowance (the first round's 7.6·10⁵, or 10⁶): the
@@ -75,7 +75,7 @@ var sampleDigests = map[string]string{
 	"pSGLD":  "982f87a4078fee3a",
 }
 
-// TestSampleDigests: one Sample run per method draws what it drew when the
+// TestSampleDigests: one Run per method draws what it drew when the
 // digests were pinned, with plain minibatches and with control variates.
 func TestSampleDigests(t *testing.T) {
 	testSampleDigests(t, true, sampleDigests)

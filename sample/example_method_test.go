@@ -17,9 +17,9 @@ import (
 
 // criticalSGHMC is a user's own method: SGHMC with the friction held at
 // C = 2, critical damping of a whitened direction of unit curvature
-// (doc/equations.md §13.2), and no noise correction B̂, so that Sample
+// (doc/equations.md §13.2), and no noise correction B̂, so that sample.Run
 // raises the batch until the gradient noise heats the chain by at most
-// SampleSettings.MaxHeat.
+// sample.Settings.MaxHeat.
 type criticalSGHMC struct{}
 
 func (criticalSGHMC) Name() string { return "critical SGHMC" }
@@ -32,7 +32,7 @@ func (criticalSGHMC) NewSampler(g sgmcmc.Gradient, z0 []float64, src rand.Source
 	return sgmcmc.NewSGHMC(g, z0, src, &sgmcmc.SGHMCSettings{Friction: a.Friction})
 }
 
-// A method of one's own, run by Sample with every setting adapted: warmup
+// A method of one's own, run by sample.Run with every setting adapted: warmup
 // learns from Rules how to choose the step size, friction and batch, and
 // builds the sampler with NewSampler in the whitened coordinates. The
 // posterior sds come out within a few per cent of the exact ones.

@@ -32,7 +32,7 @@ func ExampleSettings_temperature() {
 }
 
 // Above DenseMax (here forced down to 2 on a 5-parameter standard normal)
-// Sample keeps every coordinate's running moments in Result.Moments, and
+// sample.Run keeps every coordinate's running moments in Result.Moments, and
 // the draws of the coordinates that fit in DrawsMemory: here one of them.
 func ExampleMoments() {
 	grad := func(int, rand.Source) (sgmcmc.Gradient, error) {

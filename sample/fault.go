@@ -41,10 +41,6 @@ func (e *chainEnv) fault(w *whitening, what string) error {
 	return valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: %s is degenerate at θ = %s (the gradient there is finite, at most %.3g in size): the posterior may be improper, flat or not identified there", what, brief(w.shift), math.Abs(g[j]))
 }
 
-// overflowGrad is the gradient size past which warmup's arithmetic on it
-// (finite differences, whitening, Newton steps) is likely to overflow.
-const overflowGrad = 1e150
-
 // brief formats a point for a message: all of it if short, else its
 // first coordinates.
 func brief(x []float64) string {
@@ -55,8 +51,8 @@ func brief(x []float64) string {
 }
 
 // tag is deferred by the wrappers of user code: it lets a panic unwind on,
-// named after fn, for a recovering caller (Run, Sample) to report. A
-// warmup's cancellation unwinds unchanged.
+// named after fn, for a recovering caller (sgmcmc.Run, or this package's
+// Run) to report. A warmup's cancellation unwinds unchanged.
 func tag(fn string) {
 	if v := recover(); v != nil {
 		if c, ok := unwrapCancel(v); ok {
@@ -94,7 +90,7 @@ func chainPanic(v any, phase string) error {
 	return p
 }
 
-// maxChains and maxDraws bound Sample's Chains and Draws: the most chains
+// maxChains and maxDraws bound Settings.Chains and Draws: the most chains
 // RunChains runs and the most floats a Chain holds.
 const (
 	maxChains = 1 << 20

@@ -16,14 +16,13 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// flatRel is the curvature, relative to the largest at the same point, at
-// or below which a whitened direction counts as flat (doc/equations.md
-// §13.14): the rounding of a finite-difference Hessian of a gradient that
-// does not depend on the direction at all, and far below any curvature a
-// proper posterior leaves after whitening (its whitened curvature is
-// about 1 in every direction, and the warmup keeps condition numbers up
-// to 1/eigFloor = 10¹² only where it has to).
-const flatRel = 1e-8
+// P5's flat test (doc/adaptation.md §2.5): a whitened direction whose
+// curvature, relative to the largest at the same point, is at most flatRel
+// at every window point is flat — the rounding of a finite-difference
+// Hessian of a gradient that does not depend on the direction at all, and
+// far below any curvature a proper posterior leaves after whitening (about
+// 1 in every direction; condition numbers up to 1/eigFloor = 10¹² are kept
+// only where they have to be).
 
 // flatDirection returns a unit direction in θ along which every
 // whitened Hessian of hs (in w's coordinates; the dense path only) has a

@@ -13,23 +13,8 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// The warmup's gradient check (doc/equations.md §13.8).
-const (
-	// gradCheckItems data of the fixed batch (and the prior) enter the
-	// check, at gradCheckPoints points θ̂ + L u, u with entries ±1.
-	gradCheckItems  = 256
-	gradCheckPoints = 2
-	// gradCheckCoords is the largest dimension checked coordinate by
-	// coordinate; above it, gradCheckDirs random directions per point.
-	gradCheckCoords = 1000
-	gradCheckDirs   = 32
-	// gradCheckStep is the central difference's step, in posterior
-	// standard deviations.
-	gradCheckStep = 1e-3
-	// gradCheckSeed salts the minibatch seed for the check's points, so
-	// that the check draws nothing from the chain's own stream.
-	gradCheckSeed = 0x6a09e667f3bcc909
-)
+// P2 of warmup, the gradient check (doc/adaptation.md §2.2); its
+// constants are in constants.go.
 
 // gradCheck compares the model's gradient with central finite differences
 // of its log density (LogDensity) on the first gradCheckItems items of

@@ -19,7 +19,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
 )
 
-// Chains in a place of negligible mass (doc/equations.md §13.18). After
+// Chains in a place of negligible mass (doc/adaptation.md §7). After
 // every chain's sampling rounds, each chain's share of the posterior is
 // estimated from its draws by the Laplace mass of where it sampled,
 //
@@ -28,17 +28,17 @@ import (
 // θ̃ the medians and Σ̂ the covariance of its draws. Chains that sample one
 // posterior agree on both terms within a few nats. A chain whose Laplace
 // mass and log density at its medians both fall more than joinNats below
-// those of the heaviest chain whose last round fit its draws (§13.17's
-// checks, no divergence, no error) sampled a place holding less than
-// e^−joinNats of the posterior — another mode (the drive HMM's collapsed
-// solution, 60 nats down), or a region a chain with a bad step wandered
-// into — and its draws, weighed by the chain rather than by their mass,
-// only bias the answer. It joins the heavy chain's place: it samples
-// again, with that chain's whitening, curvature and control-variate
-// centre but its own start, streams and minibatches, its earlier rounds
-// counting as warmup (Adapted.Joined). Chains within joinNats of each
-// other are left as they are, and §13.9's warning says when they split.
-const joinNats = 20
+// those of the heaviest chain whose last round fit its draws (the checks
+// of doc/adaptation.md §5, no divergence, no error) sampled a place
+// holding less than e^−joinNats of the posterior — another mode (a hidden
+// Markov model's collapsed solution, 60 nats down), or a region a chain
+// with a bad step wandered into — and its draws, weighed by the chain
+// rather than by their mass, only bias the answer. It joins the heavy
+// chain's place: it samples again, with that chain's whitening, curvature
+// and control-variate centre but its own start, streams and minibatches,
+// its earlier rounds counting as warmup (Adapted.Joined). Chains within joinNats of each
+// other are left as they are, and the Modes warning (modes.go,
+// doc/adaptation.md §8) says when they split.
 
 // join moves the chains of outs that settled in a place of negligible
 // mass to the heaviest place, as above, when the model implements
@@ -95,7 +95,7 @@ func join(ctx context.Context, outs []chainOut, errs []error, m sgmcmc.Model, s 
 	eachBounded(len(movers), sem, func(k int) {
 		c := movers[k]
 		// A chain whose new run ended before a draw keeps its old one
-		// (and §13.9's warning then says where it is).
+		// (and the Modes warning then says where it is).
 		if o, err := outs[c].run.join(&outs[donor], outs[c]); o.chain != nil {
 			outs[c], errs[c] = o, err
 		}

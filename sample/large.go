@@ -14,30 +14,12 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// Sample above DenseMax (doc/equations.md §13.11, §13.12): after the
-// diagonal warmup, a low-rank factor from the whitened curvature's extreme
+// Run above DenseMax (doc/adaptation.md §4, §4.1): after the diagonal
+// warmup, a low-rank factor from the whitened curvature's extreme
 // eigenpairs, λ̂ by the Lanczos process, and a sampling run that keeps
 // running moments of every coordinate, with batch means for their MCSE,
-// and the draws of as many coordinates as SampleSettings.DrawsMemory
-// allows.
-const (
-	// lowRankMax is the largest rank of the low-rank factor, and
-	// lowRankSteps the Lanczos steps (Hessian-vector products, two
-	// gradients each) that look for its directions.
-	lowRankMax   = 20
-	lowRankSteps = 60
-	// lowRankRatio: a whitened curvature direction joins the factor when
-	// its Ritz value λ lies outside [1/lowRankRatio, lowRankRatio] (the
-	// diagonal whitening leaves it at least that far from 1) and has
-	// converged, its residual at most lowRankTol·λ.
-	lowRankRatio = 2.0
-	lowRankTol   = 0.1
-	// batchMeans is the number of consecutive batches of each chain's
-	// draws whose means give the large-d path's MCSE.
-	batchMeans = 50
-	// defaultDrawsMemory is SampleSettings.DrawsMemory's default.
-	defaultDrawsMemory = 256 << 20
-)
+// and the draws of as many coordinates as Settings.DrawsMemory allows.
+// Its constants are in constants.go.
 
 // lowRank is the factor I + U diag(c) Uᵀ of a diagonal whitening, U d×k
 // row-major with orthonormal columns.

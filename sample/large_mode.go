@@ -12,37 +12,18 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// Sample's phase 1 above DenseMax when a fixed batch of all the data
-// would be costly (doc/equations.md §13.13): the fixed batch is capped so
-// that one of its gradients costs at most fixedBatchCost item·coordinates
-// (a dense model's per-item gradient costs O(d)), and the Newton phase
-// from the dispersed start gives way to Adam on small minibatches towards
-// a mode, where the diagonal curvature is measured once. A posterior that
-// is not log-concave (a neural network's) offers Newton no sensible step
-// from a random start, and each of its steps costs 2·diagProbes + 3
-// fixed-batch gradients; Adam needs no curvature and moves every
-// coordinate by about its rate per step whatever the gradient's scale.
-const (
-	// fixedBatchCost caps the fixed batch above DenseMax at
-	// max(n₀, fixedBatchCost/d) items (n₀ the first sampling batch).
-	fixedBatchCost = 1e8
-	// modeEpochs passes over the data (at least modeMinSteps steps) of
-	// Adam steps on minibatches of modeBatch items, at the rate
-	// modeRate·StartScale (user units: the start's jitter is the scale
-	// Sample assumes of θ before it has measured one), with Kingma & Ba's
-	// β₁, β₂ and ε. Adam moves each coordinate by about the rate per
-	// step: modeMinSteps steps cross the start's jitter ten times.
-	modeEpochs   = 20
-	modeMinSteps = 1000
-	modeBatch    = cvFirstBatch
-	modeRate     = 0.01
-	modeBeta1    = 0.9
-	modeBeta2    = 0.999
-	modeEps      = 1e-8
-	// modeSeed salts the minibatch seed for Adam's batches, so that they
-	// are not the sampling run's.
-	modeSeed = 0x510e527fade682d1
-)
+// P1 above DenseMax when a fixed batch of all the data would be costly
+// (doc/adaptation.md §4.2): the fixed batch is capped so that one of its
+// gradients costs at most fixedBatchCost item·coordinates (a dense model's
+// per-item gradient costs O(d)), and the Newton phase from the dispersed
+// start gives way to Adam on small minibatches towards a mode, where the
+// diagonal curvature is measured once. A posterior that is not
+// log-concave (a neural network's) offers Newton no sensible step from a
+// random start, and each of its steps costs 2·diagProbes + 3 fixed-batch
+// gradients; Adam needs no curvature and moves every coordinate by about
+// its rate per step whatever the gradient's scale. Adam's rate is
+// modeRate·StartScale, in user units: the start's jitter is the scale Run
+// assumes of θ before it has measured one.
 
 // capFixedBatch returns the fixed batch's size above DenseMax: nh (the
 // dense path's choice) capped at max(n0, fixedBatchCost/d).
@@ -51,12 +32,12 @@ func capFixedBatch(nh, n0, d int) int {
 }
 
 // costlyFixed says whether the large-d chain's fixed batch was capped
-// below the data, so that phase 1 is modeSearch rather than newton.
+// below the data, so that P1 is modeSearch rather than newton.
 func (e *chainEnv) costlyFixed(dense bool) bool {
 	return !dense && e.model != nil && e.N > e.nFixed
 }
 
-// modeSearch is phase 1 on the large-d path with a capped fixed batch:
+// modeSearch is P1 on the large-d path with a capped fixed batch:
 // modeEpochs epochs of Adam from start on minibatches of modeBatch items,
 // then the diagonal curvature of the fixed batch there (diagProbe). It
 // returns the whitening of that curvature centred at Adam's end and the
@@ -94,7 +75,7 @@ func (e *chainEnv) modeSearch(start []float64, startScale float64) (*whitening, 
 	if err != nil {
 		return nil, nil, err
 	}
-	// The mode is both phase 1's end and the one point of the windows
+	// The mode is both P1's end and the one point of the windows
 	// (which do not run): λ̂ and the curvature spread read it.
 	hw := reexpress(h, transition(w, nw))
 	return nw, []sym{hw, hw}, nil

@@ -13,7 +13,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/larged"
 )
 
-// TestCapFixedBatch: the cap of doc/equations.md §13.13 on the sizes it
+// TestCapFixedBatch: the cap of doc/adaptation.md §4.2 on the sizes it
 // was set for — the BNN's fixed batch falls to 10⁸/d, the examples/larged
 // targets keep all their data (sparse_logreg sits on the cap).
 func TestCapFixedBatch(t *testing.T) {

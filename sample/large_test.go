@@ -101,7 +101,7 @@ func TestLanczosExtremes(t *testing.T) {
 	}
 }
 
-// largeRun is one Sample run on the test Gaussian above DenseMax, shared
+// largeRun is one Run on the test Gaussian above DenseMax, shared
 // by the tests below.
 var largeRun = sync.OnceValues(func() (*larged.Gaussian, *Result) {
 	g, err := larged.NewGaussian(400, 100, 7)
@@ -115,7 +115,7 @@ var largeRun = sync.OnceValues(func() (*larged.Gaussian, *Result) {
 	return g, res
 })
 
-// TestSampleLargeDirections: the low-rank factor Sample chooses spans the
+// TestSampleLargeDirections: the low-rank factor Run chooses spans the
 // planted rank-10 directions of the test Gaussian, as seen in the
 // diagonal whitening: every principal angle between the two subspaces
 // below 5°.
@@ -156,7 +156,7 @@ func TestSampleLargeDirections(t *testing.T) {
 	}
 }
 
-// TestSampleLargeGaussian: above DenseMax, Sample's moments of every
+// TestSampleLargeGaussian: above DenseMax, Run's moments of every
 // coordinate match the exact posterior N(x̄, Σ): |mean − x̄| within 5
 // MCSEs everywhere (400 coordinates: a normal's maximum is about 3),
 // the MCSE within 0.05 sd, and the sds within 3 % at the median and 10 %

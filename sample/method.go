@@ -12,15 +12,15 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// Method is a sampler Sample can run: what warmup needs to know of it and
+// Method is a sampler Run can run: what warmup needs to know of it and
 // how it is built from the adapted settings. The package's methods are
-// SGLDMethod, SGHMCMethod, SGNHTMethod, HAMCMCMethod and PSGLDMethod, each
-// a struct whose zero value is the default configuration (one file each,
-// sample_method_*.go); nil means SGHMCMethod{}.
+// SGLD, SGHMC, SGNHT, HAMCMC, PSGLD and ReplicaExchange, each a struct
+// whose zero value is the default configuration (one file each,
+// method_*.go); nil means SGHMC{}.
 //
-// gSGRHMC (NewSGRHMC) is not among them: Sample whitens by a constant
+// gSGRHMC (sgmcmc.NewSGRHMC) is not among them: Run whitens by a constant
 // preconditioner, after which gSGRHMC with a constant metric is SGHMC
-// draw for draw (measured on every development target), and a
+// draw for draw (measured on every benchmark posterior), and a
 // position-dependent metric needs one from the model (a Fisher metric,
 // the SoftAbs of the Hessian), which the Model interface does not carry.
 // A user with such a metric can write the Method (ExampleMethod shows how)
@@ -41,12 +41,12 @@ type Method interface {
 	// in the whitened coordinates z of a (θ = a.Shift + L z), started at
 	// z0 and drawing its randomness from src, with the settings warmup
 	// adapted in a (Friction, NoiseVar, Accumulator, …). The step size
-	// a.Eps is not a setting of the sampler: Sample passes it to Run as a
-	// constant schedule. Adapted.NewSampler calls it.
+	// a.Eps is not a setting of the sampler: Run passes it to sgmcmc.Run
+	// as a constant schedule. Adapted.NewSampler calls it.
 	NewSampler(g sgmcmc.Gradient, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error)
 }
 
-// MethodRules is what Sample's warmup needs to know of a Method
+// Rules is what Run's warmup needs to know of a Method
 // (doc/equations.md §13.4).
 type Rules struct {
 	// StepConstant is c in the step size ε = c/λ̂ (ε = c/√λ̂ with
@@ -61,7 +61,7 @@ type Rules struct {
 	// NoiseCorrection says the sampler takes a constant gradient-noise
 	// estimate B̂ = diag V̂ (Adapted.NoiseVar), which warmup then sets.
 	// Without it, NoiseVar is nil and only the batch size keeps the heat
-	// within SampleSettings.MaxHeat.
+	// within Settings.MaxHeat.
 	NoiseCorrection bool
 	// MinFriction is the smallest friction C (A for SGNHT) a method with
 	// Momentum gets; with NoiseCorrection warmup raises it to εV̂max so
@@ -97,7 +97,7 @@ type PotentialMethod interface {
 
 // WarmupAdapter is a Method with settings of its own to adapt at the end
 // of warmup, after the step size, the batch size and B̂ are chosen, as
-// PSGLDMethod adapts its RMSprop accumulator.
+// PSGLD adapts its RMSprop accumulator.
 type WarmupAdapter interface {
 	// AdaptWarmup adapts them into a (and may rescale a.Eps) on g, the
 	// chain's gradient at the chosen batch size in the whitened
@@ -107,9 +107,10 @@ type WarmupAdapter interface {
 }
 
 // AutocorrTimer is a Method that predicts its own autocorrelation time,
-// from which Sample chooses the thinning (a quarter of it) and the burn-in
-// (three times it, at least 100 steps). Without it the prediction is
-// that of doc/equations.md §13.1–§13.2 from MethodRules.Momentum.
+// from which Run chooses the thinning (40 % of it, Thin = ⌈τ/2.5⌉) and
+// the burn-in (three times it, at least 100 steps; doc/adaptation.md §3).
+// Without it the prediction is that of doc/equations.md §13.1–§13.2 from
+// Rules.Momentum.
 type AutocorrTimer interface {
 	// AutocorrTime returns the predicted integrated autocorrelation time,
 	// in steps, of the slowest whitened direction under the settings a.
@@ -118,7 +119,7 @@ type AutocorrTimer interface {
 
 // autocorrTime returns the integrated autocorrelation time, in steps, of
 // the slowest whitened direction of a chain with the adapted settings a,
-// as Sample predicts it for the thinning and the burn-in: m's own
+// as Run predicts it for the thinning and the burn-in: m's own
 // prediction if it is an AutocorrTimer, and otherwise, with the smallest
 // whitened curvature taken as autocorrLowCurvature, 2/(ελ) for a
 // first-order method and 2·max(C/λ, 1/C)/ε with momentum (doc/equations.md

@@ -10,13 +10,13 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 )
 
-// HAMCMCMethod runs HAMCMC (NewHAMCMC) in the whitened coordinates with
+// HAMCMC runs HAMCMC (sgmcmc.NewHAMCMC) in the whitened coordinates with
 // ε = StepConstant/λ̂ and no B̂: the batch is raised until the heat is
 // within bound. Its M interleaved subchains each move every M-th step, so
 // it thins and burns in M times as much as SGLD. The zero value is the
 // default configuration.
 type HAMCMC struct {
-	// StepConstant is c in ε = c/λ̂. Zero means 0.1, as SGLDMethod.
+	// StepConstant is c in ε = c/λ̂. Zero means 0.1, as SGLD's.
 	StepConstant float64
 	// M is the memory size (HAMCMCSettings.M). Zero means 2.
 	M int
@@ -29,10 +29,10 @@ type HAMCMC struct {
 	// along stiff pairs but never lengthens it beyond γ, so that the step
 	// ε = c/λ̂, which warmup made stable at the stiffest curvature it met,
 	// stays stable where the chain meets curvature its pairs did not
-	// (doc/equations.md §13.19). Below 1 a flat pair multiplies the step
-	// by up to 1/MinPairCurvature along it: on the drive HMM, with 0.2,
-	// one chain's steps carried it into the collapsed mode, where it
-	// diverged. The thinning does not count on longer steps either
+	// (doc/adaptation.md §2.7). Below 1 a flat pair multiplies the step
+	// by up to 1/MinPairCurvature along it: on a hidden Markov model with
+	// a collapsed second mode, with 0.2, one chain's steps carried it
+	// there, where it diverged. The thinning does not count on longer steps either
 	// (AutocorrTime).
 	MinPairCurvature float64
 }

@@ -12,14 +12,14 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// PSGLDMethod runs pSGLD (NewPSGLD) in the whitened coordinates with its
+// PSGLD runs pSGLD (sgmcmc.NewPSGLD) in the whitened coordinates with its
 // RMSprop accumulator adapted at the end of warmup and then frozen, so
 // that its preconditioner G is constant and Γ = 0 exactly; ε =
 // StepConstant/λ̂ for the preconditioned Hessian, and no B̂. The zero value
 // is the default configuration.
 type PSGLD struct {
 	// StepConstant is c in ε = c/λ̂, λ̂ the largest eigenvalue of the
-	// preconditioned Hessian. Zero means 0.1, as SGLDMethod.
+	// preconditioned Hessian. Zero means 0.1, as SGLD's.
 	StepConstant float64
 	// Lambda is λ, which bounds the preconditioner by 1/λ. Zero means
 	// 1e-12: in whitened coordinates the mean per-datum gradient is of
@@ -29,11 +29,6 @@ type PSGLD struct {
 	// is averaged before it is frozen (AdaptWarmup). Zero means 200.
 	AdaptSteps int
 }
-
-// psgldTrajectoryStep is the step, in units of 1/λ̂, of the SGLD
-// trajectory over which AdaptWarmup averages the accumulator: SGLD's
-// default step constant, stable and within the heat bound.
-const psgldTrajectoryStep = 0.1
 
 // Name returns "pSGLD".
 func (PSGLD) Name() string { return "pSGLD" }
@@ -61,7 +56,8 @@ func (m PSGLD) NewSampler(g sgmcmc.Gradient, z0 []float64, src rand.Source, a *A
 // not accumulated at one point: at a single point some coordinates'
 // gradients are near zero by chance, and their G, 10²–10⁴ times the
 // others', set ε (by the largest G) and the thinning (by the smallest)
-// apart by as much — thinning in the thousands on mesquite. Over the
+// apart by as much — thinning in the thousands on a small regression
+// (doc/adaptation.md §2.7). Over the
 // typical set E[ḡ_i²] is the Fisher information plus the gradient noise,
 // about n⁻²(1 + V_i) in whitened coordinates.
 func (m PSGLD) AdaptWarmup(g sgmcmc.Gradient, n int, src rand.Source, a *Adapted) error {

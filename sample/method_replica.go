@@ -13,8 +13,8 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// ReplicaExchangeMethod samples a posterior with several modes by replica
-// exchange (parallel tempering; doc/equations.md §13.16): each chain runs
+// ReplicaExchange samples a posterior with several modes by replica
+// exchange (parallel tempering; doc/adaptation.md §9): each chain runs
 // K replicas of Base, replica k on the tempered posterior π(θ)^{1/T_k}
 // with 1 = T_0 < T_1 < … < T_{K−1} = MaxTemperature in a geometric
 // ladder, and every SwapEvery steps proposes to exchange the positions of
@@ -56,16 +56,16 @@ import (
 // weights then rest on a handful of crossings).
 type ReplicaExchange struct {
 	// Base is the method each replica runs: a first-order method built on
-	// the recipe (SGLDMethod, or a user's), whose samplers' positions can
-	// be exchanged. Nil means SGLDMethod{}. Momentum methods are refused:
-	// between steps, the splitting integrators' momentum has taken half a
-	// kick from the gradient at its own replica's position, which an
-	// exchange of positions leaves inconsistent — measured on gmm_labels,
-	// SGHMC replicas gave sds 7 % too small with the default ladder and
-	// 17 % with 20 replicas, SGLD's within their MCSE.
+	// the recipe (SGLD, or a user's), whose samplers' positions can be
+	// exchanged. Nil means SGLD{}. Momentum methods are refused: between
+	// steps, the splitting integrators' momentum has taken half a kick
+	// from the gradient at its own replica's position, which an exchange
+	// of positions leaves inconsistent — measured on a mixture with two
+	// labellings, SGHMC replicas gave sds 7 % too small with the default
+	// ladder and 17 % with 20 replicas, SGLD's within their MCSE.
 	Base Method
-	// MaxTemperature is the hottest temperature T_{K−1}. Zero means
-	// replicaMaxTemp: barriers up to a few hundred in the potential.
+	// MaxTemperature is the hottest temperature T_{K−1}. Zero means 100
+	// (replicaMaxTemp): barriers up to a few hundred in the potential.
 	MaxTemperature float64
 	// Replicas is K. Zero means 1 + ⌈log T_max / log r⌉ with the ratio
 	// r = 1 + replicaGap/√d between neighbouring temperatures, at most
@@ -77,17 +77,6 @@ type ReplicaExchange struct {
 	// over the data then cost at most what the steps' gradients cost.
 	SwapEvery int
 }
-
-const (
-	replicaMaxTemp = 100
-	replicaGap     = 2.0
-	replicaMax     = 32
-	replicaTrip    = 16
-	// replicaMinAccept and replicaMinTrips are the thresholds of the
-	// method's warnings (above).
-	replicaMinAccept = 0.05
-	replicaMinTrips  = 10
-)
 
 // Name returns "ReplicaExchange".
 func (ReplicaExchange) Name() string { return "ReplicaExchange" }
@@ -117,7 +106,7 @@ func (m ReplicaExchange) Rules(d int) Rules {
 // replicaTrip·(K − 1) exchange intervals: a position found by the hottest
 // replica needs about K − 1 accepted exchanges to reach the coldest, and
 // the modes' weights are estimated from the walkers that arrive there
-// (doc/equations.md §13.16 gives the measurements behind replicaTrip).
+// (doc/adaptation.md §9).
 func (m ReplicaExchange) AutocorrTime(a *Adapted) float64 {
 	b := m.base()
 	a2 := *a
@@ -139,7 +128,7 @@ func (m ReplicaExchange) swapEvery(a *Adapted) int {
 }
 
 // NewSampler returns an error: the exchanges need the potential's values,
-// which Sample supplies from a Model implementing LogDensity
+// which Run supplies from a Model implementing LogDensity
 // (NewPotentialSampler).
 func (m ReplicaExchange) NewSampler(g sgmcmc.Gradient, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error) {
 	return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchangeMethod: the exchanges need the potential's values: run it by Sample on a Model implementing LogDensity, or call NewPotentialSampler")
@@ -238,7 +227,7 @@ func (sg *scaledGrad) Grad(dst, z []float64) {
 	}
 }
 
-// replicaSampler is ReplicaExchangeMethod's sampler.
+// replicaSampler is ReplicaExchange's sampler.
 type replicaSampler struct {
 	reps      []*sgmcmc.Recipe // slot k at temps[k]
 	temps     []float64

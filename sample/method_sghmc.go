@@ -10,21 +10,21 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 )
 
-// SGHMCMethod runs SGHMC (NewSGHMC) in the whitened coordinates with
+// SGHMC runs SGHMC (sgmcmc.NewSGHMC) in the whitened coordinates with
 // M = I, ε = StepConstant/√λ̂, friction C = max(MinFriction, εV̂max) and
 // B̂ = V̂, integrated by BAOAB unless Integrator says otherwise. The zero
-// value is the default configuration, and Sample's default method.
+// value is the default configuration, and Run's default method.
 type SGHMC struct {
-	// StepConstant is c in ε = c/√λ̂. Zero means sghmcSplitConstant with a
+	// StepConstant is c in ε = c/√λ̂. Zero means 0.5 (sghmcSplitConstant) with a
 	// splitting integrator (the default), whose position marginal is exact
 	// on a Gaussian at any stable step, and 0.3 with the sweep or Euler
-	// (doc/equations.md §13.2: ε√λmax ≲ 1 keeps the sweep's bias small).
-	// doc/equations.md §13.10 gives the measurement behind both.
+	// (doc/equations.md §13.2: ε√λmax ≲ 1 keeps the sweep's bias small;
+	// doc/adaptation.md §2.7).
 	StepConstant float64
-	// Integrator integrates the sampling run. Nil means BAOAB{}, Sample's
+	// Integrator integrates the sampling run. Nil means BAOAB{}, Run's
 	// choice: the most effective draws per gradient evaluation at the
-	// accuracy goal (doc/equations.md §13.10). Sweep{} is the sequential
-	// sweep that Sample used before.
+	// accuracy goal (doc/adaptation.md §2.7). Sweep{} is the sequential
+	// sweep that Run used before.
 	Integrator sgmcmc.Integrator
 	// MinFriction is the smallest friction C. Zero means 1, about critical
 	// damping of a whitened direction of unit curvature.
@@ -33,11 +33,6 @@ type SGHMC struct {
 
 // Name returns "SGHMC".
 func (SGHMC) Name() string { return "SGHMC" }
-
-// sghmcSplitConstant is SGHMCMethod's default step constant with a
-// splitting integrator (doc/equations.md §13.10): 1 gained more on
-// earnings and kidiq but missed the accuracy goal on hier_ncp.
-const sghmcSplitConstant = 0.5
 
 // Rules returns SGHMC's warmup rules: momentum, with B̂.
 func (m SGHMC) Rules(int) Rules {

@@ -10,7 +10,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 )
 
-// SGLDMethod runs SGLD (NewSGLD) in the whitened coordinates with
+// SGLD runs SGLD (sgmcmc.NewSGLD) in the whitened coordinates with
 // ε = StepConstant/λ̂ and B̂ = V̂. The zero value is the default
 // configuration.
 type SGLD struct {

@@ -10,20 +10,20 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 )
 
-// SGNHTMethod runs SGNHT (NewSGNHT) in the whitened coordinates with
+// SGNHT runs SGNHT (sgmcmc.NewSGNHT) in the whitened coordinates with
 // ε = StepConstant/√λ̂, the thermostat's diffusion A = max(MinA, εV̂max)
 // (Adapted.Friction) and B̂ = V̂, integrated by BADODAB unless Integrator
 // says otherwise. The zero value is the default configuration.
 type SGNHT struct {
-	// StepConstant is c in ε = c/√λ̂. Zero means sgnhtSplitConstant with
+	// StepConstant is c in ε = c/√λ̂. Zero means 0.5 (sgnhtSplitConstant) with
 	// BADODAB (the default), whose position marginal is exact on a
 	// Gaussian at the thermostat's mean, and 0.1 with the sweep or Euler:
 	// the sweep's thermostat shortens the position variance by about εξ/2
 	// (doc/equations.md §13.3), and the small step keeps that near 2.5 %.
 	StepConstant float64
 	// Integrator integrates the sampling run. Nil means BADODAB{},
-	// Sample's choice (doc/equations.md §13.10); Sweep{} is the sequential
-	// sweep that Sample used before.
+	// Run's choice (doc/adaptation.md §2.7); Sweep{} is the sequential
+	// sweep that Run used before.
 	Integrator sgmcmc.Integrator
 	// MinA is the smallest A. Zero means 0.5.
 	MinA float64
@@ -31,10 +31,6 @@ type SGNHT struct {
 
 // Name returns "SGNHT".
 func (SGNHT) Name() string { return "SGNHT" }
-
-// sgnhtSplitConstant is SGNHTMethod's default step constant with
-// BADODAB (doc/equations.md §13.10).
-const sgnhtSplitConstant = 0.5
 
 // Rules returns SGNHT's warmup rules: momentum, with B̂, its friction A.
 func (m SGNHT) Rules(int) Rules {

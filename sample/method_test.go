@@ -18,8 +18,8 @@ var builtinMethods = []Method{SGLD{}, SGHMC{}, SGNHT{}, HAMCMC{}, PSGLD{}}
 
 // TestSampleRebuildEveryMethod: for every method, a chain rebuilt through
 // the exported API alone (Adapted.NewGradient, NewAffine,
-// Adapted.NewSampler, Run with the adapted Thin, BurnIn and Eps) equals
-// Sample's chain bit for bit.
+// Adapted.NewSampler, sgmcmc.Run with the adapted Thin, BurnIn and Eps)
+// equals Run's chain bit for bit.
 func TestSampleRebuildEveryMethod(t *testing.T) {
 	m := newLinReg(500, 66, 4, 2)
 	for _, meth := range builtinMethods {

@@ -18,17 +18,18 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
 )
 
-// modeSeparation is the distance, in a chain's own robust standard
-// deviations along one parameter (its draws' interquartile range over
-// 1.349), beyond which another chain's median places it elsewhere — when
-// each of the two chains places the other that far. Chains that sample
-// one region have medians within a fraction of a standard deviation of
-// each other on every parameter (R̂ would be far above 1 otherwise);
-// chains in separate modes of an equal mixture of N(±10, 1) are 20 apart.
-// The chains' preconditioners (Adapted) are not used: on a9a a chain's
-// preconditioner narrower than its draws in one direction put chains of
-// one log-concave posterior 16 "standard deviations" apart.
-const modeSeparation = 6
+// The draws' mode test (doc/adaptation.md §8): modeSeparation is the
+// distance, in a chain's own robust standard deviations along one
+// parameter (its draws' interquartile range over 1.349), beyond which
+// another chain's median places it elsewhere — when each of the two chains
+// places the other that far. Chains that sample one region have medians
+// within a fraction of a standard deviation of each other on every
+// parameter (R̂ would be far above 1 otherwise); chains in separate modes
+// of an equal mixture of N(±10, 1) are 20 apart. The chains'
+// preconditioners (Adapted) are not used: on a logistic regression with
+// 124 coefficients a chain's preconditioner narrower than its draws in one
+// direction put chains of one log-concave posterior 16 "standard
+// deviations" apart.
 
 // modeWarning returns a warning when the chains of r (the first n draws of
 // those with at least n, n the fewest draws of a chain the summary covers)
@@ -115,13 +116,11 @@ func quantileSorted(x []float64, p float64) float64 {
 	return x[i] + (h-float64(i))*(x[i+1]-x[i])
 }
 
-// settledTail is the tail probability of the test by which two chains'
-// warmups settled in separate modes (warmupModeWarning), and of the
-// sampling rounds' test of a chain's mean (sample_rounds.go).
-const settledTail = 1e-6
-
 // settledLimit is the χ²_d quantile at 1 − settledTail: a squared whitened
 // distance beyond it lies outside a d-dimensional Gaussian approximation.
+// Two tests share it: whether two chains' warmups settled in separate
+// modes (warmupModeWarning) and the rounds' test of a chain's mean
+// (drawsFit, rounds.go).
 func settledLimit(d int) float64 {
 	return distuv.ChiSquared{K: float64(d)}.Quantile(1 - settledTail)
 }
@@ -131,7 +130,7 @@ func settledLimit(d int) float64 {
 // and for a multimodal method, whose chains are meant to move between
 // modes. The Newton phase's end is not used: on posteriors far from
 // Gaussian it stops tens of nats below the mode, and the warning fired on
-// unimodal regressions (doc/equations.md §13.15).
+// unimodal regressions (doc/adaptation.md §8).
 func (e *chainEnv) settled(multimodal bool) []float64 {
 	if multimodal || !e.centred || e.center == nil {
 		return nil
@@ -140,7 +139,7 @@ func (e *chainEnv) settled(multimodal bool) []float64 {
 }
 
 // warmupModeWarning returns a warning when the chains' warmups settled in
-// separate modes (doc/equations.md §13.15): chains k and l are apart when
+// separate modes (doc/adaptation.md §8): chains k and l are apart when
 // each lies outside the other's local Gaussian approximation — half the
 // squared distance between their settling points, in each chain's own
 // whitened units (its preconditioner, from the curvature and draws where

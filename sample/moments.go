@@ -9,8 +9,8 @@ import (
 	"math"
 )
 
-// SampleMoments summarises every coordinate of a run above DenseMax from
-// the chains' running moments (doc/equations.md §13.11): what a run keeps
+// Moments summarises every coordinate of a run above DenseMax from
+// the chains' running moments (doc/adaptation.md §4): what a run keeps
 // when it cannot keep every draw (4 chains × 1,000 draws at d = 10⁵ are
 // 3.2 GB; the moments and batch means 4 × 54 × d floats, 170 MB).
 type Moments struct {

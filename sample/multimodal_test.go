@@ -48,7 +48,7 @@ func modeWeights(t *testing.T, r *sample.Result, modes int, mode func([]float64)
 	return w, mcse
 }
 
-// TestReplicaExchangeModes: ReplicaExchangeMethod with its defaults finds
+// TestReplicaExchangeModes: ReplicaExchange with its defaults finds
 // and weighs the modes that a local sampler started in one of them cannot
 // know of — the equal mixture of N(∓μ, I) started at −μ (1-D and 10-D),
 // and the four-mode mixture with weights 0.4, 0.3, 0.2, 0.1 — each weight

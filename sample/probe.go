@@ -14,25 +14,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The large-d path's curvature (doc/equations.md §13.11): the diagonal of
-// a whitened Hessian by random probes, and its extreme eigenpairs by the
+// The large-d path's curvature (doc/adaptation.md §4): the diagonal of a
+// whitened Hessian by random probes, and its extreme eigenpairs by the
 // Lanczos process, each from Hessian-vector products (hvp) alone — O(d)
-// memory and O(d) work besides the gradients.
-const (
-	// diagProbes is the number of Rademacher probes behind a diagonal
-	// curvature: 2·diagProbes gradients. Coordinate i's estimate has
-	// standard error √(Σ_{j≠i} H_ij² / diagProbes) (diagProbe), exact for
-	// a diagonal H; in whitened coordinates, where H ≈ I, an off-diagonal
-	// row of norm ρ gives a relative error of ρ/√32 ≈ 0.18ρ.
-	diagProbes = 32
-	// diagSE: an estimate within diagSE of its own standard errors of zero
-	// counts as diagSE standard errors (a curvature the probes cannot tell
-	// from zero must not make a variance of 1/0).
-	diagSE = 2
-	// lanczosSteps is the number of Lanczos steps (Hessian-vector
-	// products) behind λ̂ at each warmup point of the large-d path.
-	lanczosSteps = 20
-)
+// memory and O(d) work besides the gradients. A diagonal estimate's
+// coordinate i has standard error √(Σ_{j≠i} H_ij² / diagProbes), exact for
+// a diagonal H; in whitened coordinates, where H ≈ I, an off-diagonal row
+// of norm ρ gives a relative error of ρ/√32 ≈ 0.18ρ.
 
 // diagProbe estimates diag H of grad's Hessian at z as the mean of
 // v ⊙ Hv over m Rademacher vectors v (Bekas, Kokiopoulou & Saad 2007).

@@ -15,11 +15,12 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 )
 
-// warmupPhases names Sample's phases in order, for its progress reports;
-// a chain's phase is its index here, len(warmupPhases) once sampling.
+// warmupPhases names the warmup phases P0–P7 in order (doc.go,
+// doc/adaptation.md §2), for Run's progress reports and a panic's phase; a
+// chain's phase is its index here, len(warmupPhases) once sampling.
 var warmupPhases = []string{"setup", "Newton", "gradient check", "control-variate centre", "Langevin windows", "step size", "batch size and noise", "method's adaptation"}
 
-// sampleProgress reports a Sample run's progress to a writer every
+// sampleProgress reports a Run's progress to a writer every
 // interval: during warmup, each chain's phase and an estimate of the time
 // warmup has left (from the share of phases done, the phases taking
 // comparable time); during sampling, the steps done of the steps the
@@ -75,7 +76,7 @@ func (p *sampleProgress) sampling(k int, total int, user func(sgmcmc.StepInfo) e
 		return user
 	}
 	p.total[k].Store(int64(total))
-	p.done[k].Store(0) // a new round (sample_rounds.go) starts again
+	p.done[k].Store(0) // a new round (rounds.go) starts again
 	p.phase[k].Store(int32(len(warmupPhases)))
 	p.sample.CompareAndSwap(0, int64(time.Since(p.start)))
 	return func(si sgmcmc.StepInfo) error {
@@ -150,7 +151,3 @@ func (p *sampleProgress) report() {
 	fmt.Fprintf(p.w, "sgmcmc: sampling, %d/%d steps (%.1f%%), %.4g steps/s, elapsed %v, ETA %s\n",
 		done, total, 100*float64(done)/float64(max(total, 1)), rate, elapsed.Round(time.Second), left)
 }
-
-// progressEvery is how many steps of one chain the progress report counts
-// between two updates of its shared counters.
-const progressEvery = 64

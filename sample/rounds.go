@@ -18,9 +18,9 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 )
 
-// Sampling rounds (doc/equations.md §13.17). Warmup whitens a chain by the
-// curvature at a few points and the covariance of short Langevin windows;
-// where the posterior's curvature is not its covariance (a latent
+// Sampling rounds (doc/adaptation.md §5, §6). Warmup whitens a chain by
+// the curvature at a few points and the covariance of short Langevin
+// windows; where the posterior's curvature is not its covariance (a latent
 // Gaussian process, a chain whose warmup ended in another part of the
 // posterior) the frozen sampler then mixes far slower than its thinning
 // assumes. A chain's draws say so themselves: after each sampling run on
@@ -35,50 +35,30 @@ import (
 //     shows, (1 + √(d/n_eff))² (Marchenko–Pastur, n_eff the least ESS):
 //     the draws extend more than √roundWidest of the preconditioner's
 //     standard deviations along some direction, where the step size was
-//     not measured (without the edge, a9a's right answers at d = 124
-//     failed it at 4.7–5.4);
+//     not measured (without the edge, right answers of a regression with
+//     124 coefficients failed it at 4.7–5.4);
 //   - a mean outside the warmup's Gaussian approximation, ‖z̄‖² above the
 //     χ²_d quantile at 1 − settledTail (settledLimit, whose tail
-//     sample_modes.go's test of two chains' modes shares).
+//     modes.go's test of two chains' modes shares).
 //
 // A chain whose warmup fits its posterior passes all three at once, and
-// its draws are those of a single run; on the development set (SGHMC,
-// seeds 1–2) no check fired on a chain of a target that met the goal (the
-// largest eigenvalue there was 1.53; on a9a, d = 124, the centre check
-// does, where 1,000 draws are too few to re-adapt from). A new round takes its whitening from
-// the covariance of the last half of the previous round's draws (the first
-// half may still be leaving where warmup ended), λ̂ from the Hessians at
-// roundHessians draws spread over that half and the roundHessians
-// farthest from its mean (fromDraws), and starts from the last draw; from the third round on, when the previous
-// round's own draws-based whitening still gave a small ESS, its thinning
-// is scaled by the ESS it lacked, at most roundThinGrowth-fold.
-const (
-	roundESS      = 4
-	roundWidest   = 4
-	roundHessians = 8
-	// roundDrawsPerDim: a round re-adapts only from at least this many
-	// draws per parameter in the last half of the one before.
-	roundDrawsPerDim = 10
-	roundThinGrowth  = 10
-	// The rounds after the first may together cost at most roundBudget
-	// times the gradient evaluations of the first (its warmup excluded),
-	// or roundFloor, whichever is more: a round whose sampling run is
-	// projected past what is left is not made, and the chain keeps the
-	// round before.
-	// Without it first-order methods on funnel10, whose later rounds'
-	// steps were set by the neck's curvature, ran 2–10 times longer than
-	// with one round and past the 2 minutes a development cell may take.
-	roundBudget = 1
-	roundFloor  = 1e6
-	// defaultRounds is SampleSettings.Rounds' zero value.
-	defaultRounds = 3
-	// A first-order method's pilot run (pilot, doc/equations.md §13.19)
-	// draws 2·roundDrawsPerDim·d, when that is at most Draws/pilotShare;
-	// its draws' whitening replaces warmup's when the λ̂ they give is at
-	// least pilotGain times smaller.
-	pilotShare = 2
-	pilotGain  = 4
-)
+// its draws are those of a single run; in testing no check fired on a
+// chain of a posterior whose answer met the accuracy goal (the largest
+// eigenvalue there was 1.53; at d = 124 the centre check does, where
+// 1,000 draws are too few to re-adapt from). A new round takes its
+// whitening from the covariance of the last half of the previous round's
+// draws (the first half may still be leaving where warmup ended), λ̂ from
+// the Hessians at roundHessians draws spread over that half and the
+// roundHessians farthest from its mean (fromDraws), and starts from the
+// last draw; from the third round on, when the previous round's own
+// draws-based whitening still gave a small ESS, its thinning is scaled by
+// the ESS it lacked, at most roundThinGrowth-fold. The rounds after the
+// first may together cost at most roundBudget times the first
+// (budget.go): without that bound first-order methods on a funnel, whose
+// later rounds' steps were set by the neck's curvature, ran 2–10 times
+// longer than with one round. A first-order method's pilot run (pilot,
+// doc/adaptation.md §6.1) draws 2·roundDrawsPerDim·d draws when that is
+// at most Draws/pilotShare. The constants are in constants.go.
 
 // rounds runs the chain's round loop from the warmup's whitening w and
 // Hessians hs (doc/adaptation.md): each round freezes an adaptation, runs
@@ -138,7 +118,8 @@ func (cr *chainRun) rounds(w *whitening, hs []sym, out *chainOut) (chainOut, err
 			cr.record(out, before, nil, notAssessed, Refuse, why)
 			// The round would cost more than the rounds may: the chain
 			// keeps the last one, as it was.
-			// Its phases 3–5 (Hessians, the noise probe) count as warmup.
+			// Its re-adaptation (the Hessians, P5–P7's noise probe) counts
+			// as warmup.
 			out.adapted, out.warmEvals, out.evals = kept, keptWarm+e.count-before, e.count
 			if lastReach != "" {
 				cr.reachWarning(out, round-1, lastReach, ", and another round would cost about "+fmt.Sprintf("%.3g gradient evaluations, more than the %.3g left for rounds", float64(rc), left), hint)
@@ -237,7 +218,7 @@ func (cr *chainRun) unassessed() string {
 }
 
 // pilot returns the whitening and Hessians a first-order method's full
-// run samples with after its pilot run (doc/equations.md §13.19): those of
+// run samples with after its pilot run (doc/adaptation.md §6.1): those of
 // the pilot's draws th (z in warmup's whitening w) as fromDraws gives
 // them, from their last half or those before the first divergence, when
 // there are at least roundDrawsPerDim per parameter, the draws fit w (none
@@ -245,9 +226,9 @@ func (cr *chainRun) unassessed() string {
 // positive and below lam/pilotGain, where lam is warmup's λ̂; else w and
 // hs. A first-order method's steps between independent draws grow as λ̂
 // (a momentum method's as √λ̂): a warmup that ended in a stiff corner of
-// the posterior (on the drive HMM, one chain's λ̂ 61 where its draws'
-// Hessians reach 3.9) costs it 15 times the steps for every draw, and its
-// draws, which fit, would never have re-adapted.
+// the posterior (on a hidden Markov model, one chain's λ̂ 61 where its
+// draws' Hessians reach 3.9) costs it 15 times the steps for every draw,
+// and its draws, which fit, would never have re-adapted.
 func (cr *chainRun) pilot(w *whitening, hs []sym, th, z *sgmcmc.Chain, lam float64) (*whitening, []sym, assessment, string) {
 	e := cr.e
 	lo, hi := z.Len()/2, z.Len()
@@ -296,9 +277,10 @@ func (cr *chainRun) reachWarning(out *chainOut, rounds int, reach, why, hint str
 // how far they spread beyond the preconditioner ("" if they do not).
 // Only the spread warns: a slow chain is judged by the summary's R̂ and
 // ESS on the pooled draws (a warning on one chain's ESS of 241 of 1,000
-// fired on a right answer, hier_ncp with SGLD), and a mean off the centre
-// (the mode) is also the skew of a right answer (a9a at d = 124: 16–18.5
-// whitened sds, its answer within 0.055 sd): both re-adapt, neither warns.
+// fired on a right answer, a non-centred hierarchical model with SGLD),
+// and a mean off the centre (the mode) is also the skew of a right answer
+// (a logistic regression at d = 124: 16–18.5 whitened sds, its answer
+// within 0.055 sd): both re-adapt, neither warns.
 func drawsFit(z *sgmcmc.Chain, draws int) (ess float64, slow, off bool, reach string) {
 	d, n := z.Dim, z.Len()
 	col := make([]float64, n)
@@ -337,8 +319,9 @@ func (e *chainEnv) fromDraws(th *sgmcmc.Chain, lo, n int) (*whitening, []sym, bo
 	// the roundHessians farthest from its mean in the new whitening: a
 	// momentum sampler's step must be stable at the edges of the typical
 	// set too, where the curvature of a non-Gaussian posterior differs
-	// most (on gp_pois_regr a step from evenly spaced draws alone let a
-	// chain leave the posterior for a while, to log ρ 3.7 and f̃ 11).
+	// most (on a latent Gaussian process a step from evenly spaced draws
+	// alone let a chain leave the posterior for a while, to log ρ 3.7 and
+	// f̃ 11).
 	pts := make([]int, 0, 2*roundHessians)
 	far := make([]float64, n-lo)
 	for i := lo; i < n; i++ {

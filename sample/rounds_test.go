@@ -14,7 +14,7 @@ import (
 	"github.com/sgmcmc-go/sgmcmc"
 )
 
-// TestDrawsFit: each of the three checks of sample_rounds.go fires on the
+// TestDrawsFit: each of the three checks of rounds.go fires on the
 // draws it is for and none on independent draws of the preconditioner's
 // own Gaussian.
 func TestDrawsFit(t *testing.T) {

@@ -15,8 +15,8 @@ import (
 )
 
 // chainRun is what a chain's sampling rounds share once its warmup's
-// windows have ended: phases 3–5 and the sampling run (once), repeated
-// by rounds (sample_rounds.go).
+// windows have ended: P5–P7, the freeze and the sampling run (once),
+// repeated by rounds (rounds.go).
 type chainRun struct {
 	e          *chainEnv
 	ctx        context.Context
@@ -34,12 +34,13 @@ type chainRun struct {
 	at       func(k int)
 	setPhase func(string)
 	// allow, if positive, is the most gradient evaluations this round's
-	// sampling run may project (sample_rounds.go); a run projected past it
-	// is not made, and once returns a roundCost.
+	// sampling run may project (set by rounds.go, applied by budget.go's
+	// admit); a run projected past it is not made, and once returns a
+	// roundCost.
 	allow float64
 }
 
-// once adapts phases 3–5 to the whitening w and its Hessians hs and runs
+// once adapts P5–P7 to the whitening w and its Hessians hs and runs
 // the frozen sampler from resume (θ; nil: the centre jittered by
 // StartScale) for draws draws with thinning at least minThin. It returns
 // the draws in θ and in its whitened coordinates z (the same chain above
@@ -62,9 +63,9 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	if w.lr != nil {
 		a.LowRankU, a.LowRankC = w.lr.u, w.lr.c
 	}
-	// Phase 3: λ̂ and the curvature spread over the warmup points, by power
-	// iteration on the whitened Hessians (dense), or by Lanczos on
-	// Hessian-vector products (above DenseMax, sample_large.go).
+	// P5 step size: λ̂ and the curvature spread over the warmup points, by
+	// power iteration on the whitened Hessians (dense), or by Lanczos on
+	// Hessian-vector products (above DenseMax, large.go).
 	// The spread is judged on the windows' points, inside the typical set;
 	// λ̂ on every point, the Newton phase's end included (leaving it out
 	// made the funnel's step diverge: its curvature is the stiffest the
@@ -101,7 +102,8 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	} else {
 		a.Eps = r.StepConstant / lamMax
 	}
-	// Phase 4: batch size, B̂, friction, and the method's own adaptation.
+	// P6 batch size, B̂, friction and heat; then P7, the method's own
+	// adaptation.
 	cr.at(6)
 	if err := e.chooseBatch(a, w, r, s); err != nil {
 		return nil, nil, nil, err
@@ -148,7 +150,8 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	}); err != nil {
 		return nil, nil, nil, err
 	}
-	// Phase 5: thinning and burn-in.
+	// The freeze: thinning and burn-in from the predicted autocorrelation
+	// time (doc/adaptation.md §3).
 	var tau float64
 	if err := protect("AutocorrTimer.AutocorrTime", func() error { tau = autocorrTime(m, a); return nil }); err != nil {
 		return nil, nil, nil, err
@@ -174,7 +177,7 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 		zc, runErr = sgmcmc.Run(ctx, smp, ro)
 	} else {
 		// Draws in θ, of the coordinates DrawsMemory allows, and the
-		// moments of all (sample_large.go).
+		// moments of all (large.go).
 		k := s.Chains
 		if s.ChainIDs != nil {
 			k = len(s.ChainIDs)

@@ -14,14 +14,14 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// Sample runs K chains of a sampler on p from dispersed starts around
+// Run runs K chains of a sampler on p from dispersed starts around
 // theta0, each adapting its own step size, preconditioner, friction, noise
-// correction and batch size during a warmup (doc/equations.md §13) that is
+// correction and batch size during a warmup (doc/adaptation.md §2) that is
 // then frozen, and returns the draws after warmup with a summary and
 // warnings. It is the package's one-call entry point, in the spirit of
 // gonum's optimize.Minimize: settings may be nil, method nil means
-// SGHMCMethod{}. A method whose MethodRules are invalid is an ErrRange
-// before any work.
+// SGHMC{}. A method whose Rules are invalid is an ErrRange before any
+// work.
 //
 // Each chain c draws everything from rng.ChainSource(s.Seed, c), so the result
 // is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once.
@@ -29,44 +29,46 @@ import (
 // A run that stops early — ctx cancelled (warmup looks at it every few
 // hundred gradient evaluations), the Callback returning ErrStop or an
 // error, a chain failing, or a panic in user code (Model, Gradient,
-// Callback, Method), which Sample recovers into a *PanicError naming the
+// Callback, Method), which Run recovers into a *PanicError naming the
 // function, the phase and the step — returns a partial *Result, with the
 // draws each chain kept, their summary and warnings and first a warning
 // saying why the run stopped, together with an error wrapping the cause
-// (a *ChainError naming the chain, or ctx's error). sample_stop.go states
+// (a *ChainError naming the chain, or ctx's error). stop.go states
 // the contract in full. Before any chain starts, a run whose draws and
-// warmup matrices would not fit in SampleSettings.MemoryLimit is refused.
+// warmup matrices would not fit in Settings.MemoryLimit is refused.
 //
-// Warmup: (1) from the start, trust-region Newton steps on a fixed batch
-// (curvature from finite-difference Hessian-vector products, eigenvalues
-// floored at 1e−12 of the largest, so condition numbers to 10¹² are
-// handled) until the Newton decrement is that of a point of the typical
-// set; (2) three windows of preconditioned Langevin steps on the fixed
-// batch, the curvature measured at the end of each and averaged, and the
-// windows' covariance blended in with a weight that grows with their
-// effective size; (3) the largest eigenvalue λ̂ of the whitened Hessians by
-// power iteration, ε = c/λ̂ (c/√λ̂ with momentum, c the method's
-// MethodRules.StepConstant); (4) a probe of the gradient noise at the
-// sampling batch size, B̂ = diag V̂, friction, batch size by the heat check,
-// and the method's own adaptation if it is a WarmupAdapter; (5) thinning
-// and burn-in from the predicted autocorrelation time. A divergence in
-// warmup halves ε; a warmup that has to shrink ε by 10¹² returns an error.
-// sample_warmup.go lists the phases and names every constant.
+// Warmup (P0–P7, doc.go): (P1) from the start, trust-region Newton steps
+// on a fixed batch (curvature from finite-difference Hessians,
+// eigenvalues floored at 1e−12 of the largest, so condition numbers to
+// 10¹² are handled) until the Newton decrement is that of a point of the
+// typical set; (P2) a check of the gradient against the log density, when
+// the Model has one; (P3) for a Model, the control variate's centre, the
+// chain's full-data mode; (P4) three windows of preconditioned Langevin
+// steps on the fixed batch, the curvature measured along them and
+// averaged, and the windows' covariance blended in with a weight that
+// grows with their effective size; (P5) the largest eigenvalue λ̂ of the
+// whitened Hessians by power iteration, ε = c/λ̂ (c/√λ̂ with momentum, c
+// the method's Rules.StepConstant); (P6) a probe of the gradient noise at
+// the sampling batch size, B̂ = diag V̂, friction, batch size by the heat
+// check; (P7) the method's own adaptation if it is a WarmupAdapter.
+// Thinning and burn-in follow from the predicted autocorrelation time. A
+// warmup that has to shrink the windows' step by 10¹² returns an error.
+// constants.go names every constant.
 //
 // After sampling, on the dense path: a chain whose draws do not fit the
 // preconditioner its warmup chose re-adapts from them and samples again
-// (SampleSettings.Rounds, doc/equations.md §13.17), and a chain whose
+// (Settings.Rounds, doc/adaptation.md §5–§6), and a chain whose
 // draws sit where the posterior has next to no mass, by their Laplace
 // mass against another chain's, samples again in that chain's place
-// (Adapted.Joined, §13.18).
+// (Adapted.Joined, doc/adaptation.md §7).
 //
-// Above SampleSettings.DenseMax every matrix of warmup is a vector: the
+// Above Settings.DenseMax every matrix of warmup is a vector: the
 // curvature's diagonal from random probes, λ̂ by the Lanczos process, a
 // low-rank factor of the whitening from the curvature's extreme
 // directions (Adapted.LowRankU), O(d) memory in all; and each chain keeps
 // running moments of every coordinate (Result.Moments, with MCSE by
-// batch means) and the draws that fit in SampleSettings.DrawsMemory
-// (doc/equations.md §13.11–§13.12).
+// batch means) and the draws that fit in Settings.DrawsMemory
+// (doc/adaptation.md §4).
 func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, method Method) (*Result, error) {
 	if ctx == nil {
 		return nil, valid.Errorf(sgmcmc.ErrNil, "Sample: nil context (use context.Background())")
@@ -160,10 +162,6 @@ func eachBounded(n int, sem chan struct{}, f func(i int)) {
 	}
 	wg.Wait()
 }
-
-// rhatLimit is the R̂ above which the chains disagree: Sample warns, and
-// chains in a place of negligible mass may join another (sample_join.go).
-const rhatLimit = 1.01
 
 // sampleWarnings states what the summary says is wrong.
 func sampleWarnings(r *Result, s *Settings, chains int) []Warning {

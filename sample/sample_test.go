@@ -101,9 +101,9 @@ func TestSampleLinReg(t *testing.T) {
 		}
 		// With N = 1000 inside the fixed batch, the warmup's Langevin
 		// windows run Metropolis-adjusted on all the data (700 full
-		// gradients per chain, sample_window.go): at most half the work
+		// gradients per chain, window.go): at most half the work
 		// of a run with the sweep (about 40 % for SGHMC's). The splitting
-		// integrators' runs (doc/equations.md §13.10) sample the same draws
+		// integrators' runs (doc/adaptation.md §2.7) sample the same draws
 		// with a third of the sweep's steps after the same warmup, so
 		// there warmup is about two thirds of the work: bounded at 0.7.
 		maxWarm := 0.5
@@ -189,7 +189,7 @@ func TestCovarianceWelford(t *testing.T) {
 }
 
 // TestSampleFrozenByHand: a chain rebuilt by hand from the adapted values
-// (Affine, the named constructor, the seeds) equals Sample's chain bit for
+// (Affine, the named constructor, the seeds) equals Run's chain bit for
 // bit.
 func TestSampleFrozenByHand(t *testing.T) {
 	for _, plain := range []bool{false, true} {
@@ -382,7 +382,7 @@ func TestRunLogDensity(t *testing.T) {
 
 // TestSampleFunnelWarns: on Neal's funnel, where saddle-free Newton from
 // the start finds no step that shrinks the gradient (the posterior is not
-// log-concave there), Sample hands the start to the Langevin windows
+// log-concave there), Run hands the start to the Langevin windows
 // instead of failing, and the run, which no constant step size and
 // preconditioner can sample, says so in its warnings.
 func TestSampleFunnelWarns(t *testing.T) {

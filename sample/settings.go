@@ -16,12 +16,12 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// Problem is what Sample samples: a Model, minibatched by Sample, or, for
+// Problem is what Run samples: a Model, minibatched by Run, or, for
 // users with their own stochastic gradient, a function building one
 // Gradient per chain.
 type Problem struct {
-	// Model is the posterior. Sample minibatches it (without replacement)
-	// with a batch size it adapts, or SampleSettings.BatchSize.
+	// Model is the posterior. Run minibatches it (without replacement)
+	// with a batch size it adapts, or Settings.BatchSize.
 	Model sgmcmc.Model
 	// Gradient, used when Model is nil, returns the gradient source of
 	// chain c, drawing any randomness from src. Each chain gets its own, so
@@ -35,7 +35,7 @@ type Problem struct {
 	Names []string
 }
 
-// SampleSettings configures Sample. The zero value (or nil) means the
+// Settings configures Run. The zero value (or nil) means the
 // documented defaults.
 type Settings struct {
 	// Chains is the number of chains K. Zero means 4.
@@ -61,7 +61,7 @@ type Settings struct {
 	// it the preconditioner is diagonal. Zero means 200.
 	DenseMax int
 	// StartScale is the half-width of each chain's two uniform jitters
-	// (doc/equations.md §13.15): around theta0, in θ's units, where its
+	// (doc/adaptation.md §2, §3): around theta0, in θ's units, where its
 	// warmup starts; and around the centre its warmup ends at, in
 	// posterior standard deviations (the whitened units of the chain's
 	// preconditioner), where its sampling run starts — so that the chains'
@@ -74,13 +74,12 @@ type Settings struct {
 	// draws do not fit the preconditioner warmup chose (too few effective
 	// draws, or draws reaching where warmup did not look), the chain
 	// re-adapts from those draws and samples again, the earlier run
-	// counting as warmup (doc/equations.md §13.17; sample_rounds.go gives
-	// the checks); and a chain that sampled a place of negligible
-	// posterior mass joins the heaviest chain's place (§13.18,
-	// Adapted.Joined). A first-order method's chain (SGLD, pSGLD, HAMCMC)
-	// first makes a short pilot run that does not count here (§13.19). 1
-	// turns all three off; above DenseMax a chain makes one run. Zero
-	// means 3.
+	// counting as warmup (doc/adaptation.md §5–§6); and a chain that
+	// sampled a place of negligible posterior mass joins the heaviest
+	// chain's place (doc/adaptation.md §7, Adapted.Joined). A first-order
+	// method's chain (SGLD, pSGLD, HAMCMC) first makes a short pilot run
+	// that does not count here (doc/adaptation.md §6.1). 1 turns all three
+	// off; above DenseMax a chain makes one run. Zero means 3.
 	Rounds int
 	// Callback, if not nil, is called after every sampling step of every
 	// chain, concurrently from the chains' goroutines (Progress is safe).
@@ -94,11 +93,11 @@ type Settings struct {
 	ChainIDs []int
 	// PlainMinibatch turns control variates off: a Problem with a Model is
 	// then sampled with plain minibatch gradients (Minibatch), whose noise
-	// grows with N/n. By default Sample centres a ControlVariate gradient
+	// grows with N/n. By default Run centres a ControlVariate gradient
 	// at each chain's full-data mode when its noise is the smaller
-	// (doc/equations.md §13.7).
+	// (doc/adaptation.md §2.3, §2.6).
 	PlainMinibatch bool
-	// MemoryLimit is the memory, in bytes, Sample may ask for: a run whose
+	// MemoryLimit is the memory, in bytes, Run may ask for: a run whose
 	// draws (chains × draws × parameters) and warmup matrices would need
 	// more is refused before it starts, with an error wrapping ErrRange
 	// that names the sizes. Zero means the memory limit the kernels use:
@@ -136,12 +135,12 @@ type Settings struct {
 
 // Adapted holds the settings warmup chose for one chain. With them the
 // chain can be rebuilt by hand, bit for bit: the gradient (for a Model,
-// NewMinibatch(model, BatchSize, false, rand.NewPCG(MinibatchSeed[0],
-// MinibatchSeed[1]))), whitened by NewAffine(g, Shift, Lower, Diag) (by
-// Adapted.Affine, which adds the low-rank factor when there is one); the
-// sampler from NewSampler on that; Run with Thin, BurnIn and the schedule
-// Constant(Eps); Affine.ToTheta maps its draws to θ. Above DenseMax
-// Sample's chains keep θ directly, by the same ToTheta.
+// Adapted.NewGradient: a Minibatch or ControlVariate of BatchSize from
+// MinibatchSeed), whitened by Adapted.Affine (sgmcmc.NewAffine, with the
+// low-rank factor when there is one); the sampler from NewSampler on
+// that; sgmcmc.Run with Thin, BurnIn and the schedule
+// sgmcmc.Constant(Eps); Affine.ToTheta maps its draws to θ. Above
+// DenseMax Run's chains keep θ directly, by the same ToTheta.
 type Adapted struct {
 	// Method is the method the chain ran, with its configuration.
 	Method Method
@@ -152,12 +151,12 @@ type Adapted struct {
 	Shift, Lower, Diag []float64
 	// LowRankU (d×k, row-major, orthonormal columns) and LowRankC (k),
 	// when not nil, complete a diagonal whitening with a low-rank factor,
-	// L = diag(Diag)(I + U diag(C) Uᵀ) (NewAffineLowRank): Sample's choice
+	// L = diag(Diag)(I + U diag(C) Uᵀ) (NewAffineLowRank): Run's choice
 	// above DenseMax when the whitened curvature has directions far from
-	// 1 (doc/equations.md §13.12).
+	// 1 (doc/adaptation.md §4.1).
 	LowRankU, LowRankC []float64
 	// Friction is C for SGHMC and gSGRHMC, A for SGNHT; 0 for a method
-	// without MethodRules.Momentum.
+	// without Rules.Momentum.
 	Friction float64
 	// NoiseVar is the constant B̂ (diag V̂ in z); nil if none.
 	NoiseVar []float64
@@ -175,7 +174,7 @@ type Adapted struct {
 	// perfectly preconditioned; +Inf where one of them had no positive
 	// curvature). The spread is for information: measured from a few
 	// noisy Hessians it does not tell right runs from wrong ones, and
-	// Sample warns only of the +Inf case (sample_warmup.go).
+	// Run warns only of the +Inf case (doc/adaptation.md §2.5).
 	LambdaMax, CurvatureSpread float64
 	// Heat is the estimated excess temperature from gradient noise left
 	// after the B̂ correction (doc/equations.md §13.3).
@@ -196,21 +195,21 @@ type Adapted struct {
 	// warmup made to find Center.
 	SetupPasses int
 	// Rounds is the number of sampling runs the chain made
-	// (SampleSettings.Rounds), a first-order method's pilot run included
-	// (doc/equations.md §13.19): the draws and the adaptation above are
+	// (Settings.Rounds), a first-order method's pilot run included
+	// (doc/adaptation.md §6.1): the draws and the adaptation above are
 	// the last run's; the earlier ones counted as warmup.
 	Rounds int
 	// Joined says that the chain had settled in a place of negligible
 	// posterior mass and sampled again in the heaviest place the chains
 	// found, with the whitening, step and control-variate centre of a
-	// chain there (doc/equations.md §13.18); Rounds then counts the runs
+	// chain there (doc/adaptation.md §7); Rounds then counts the runs
 	// since.
 	Joined bool
 	// Items is the number of data items N of the Problem's Model (0 for a
 	// Problem without one).
 	Items int
 	// Start is the sampling run's start in z (θ = Shift + L·Start): the
-	// warmup's centre jittered by SampleSettings.StartScale posterior
+	// warmup's centre jittered by Settings.StartScale posterior
 	// standard deviations. Nil means z = 0.
 	Start []float64
 }
@@ -261,30 +260,30 @@ func (a *Adapted) start() []float64 {
 	return append([]float64(nil), a.Start...)
 }
 
-// Result is what Sample returns.
+// Result is what Run returns.
 type Result struct {
 	// Method is the name of the method the chains ran.
 	Method string
 	// Temperature is the temperature T of the target π(θ)^{1/T}
-	// (SampleSettings.Temperature); 1 for the posterior itself.
+	// (Settings.Temperature); 1 for the posterior itself.
 	Temperature float64
 	// Chains holds each chain's draws of θ (warmup excluded).
 	Chains []*sgmcmc.Chain
 	// Adapted holds each chain's adapted settings: those of its last
 	// round, from which Adapted.NewSampler rebuilds its draws bit for bit.
 	Adapted []Adapted
-	// Rounds holds each chain's rounds in order (doc/adaptation.md):
+	// Rounds holds each chain's rounds in order (doc/adaptation.md §6):
 	// the settings each sampled with, what the assessment of its draws
 	// found and what the loop decided.
 	Rounds [][]Round
 	// Summary has one row per parameter: mean, sd, MCSE, quantiles, bulk
 	// and tail ESS, R̂ across the chains. It prints as an aligned table.
 	Summary diagnostics.Table
-	// Warnings say, in words, why the draws may not be trusted: a run that
-	// stopped early, R̂ above 1.01, bulk ESS below 100 per chain,
-	// divergences, excess heat, gradient noise dominating the drift, no
-	// positive curvature at a warmup point. Empty means none of these was
-	// seen.
+	// Warnings say, in words, why the draws may not be trusted, each of a
+	// WarningKind (doc/adaptation.md §11 lists the tests that raise them:
+	// an early stop, R̂, ESS, divergences, heat, noise, flat curvature,
+	// draws beyond the preconditioner, separate modes, replica exchange's
+	// ladder). Empty means none of these was seen.
 	Warnings Warnings
 	// Divergences is the number of divergent transitions while sampling.
 	Divergences int
@@ -303,12 +302,12 @@ type Result struct {
 	SetupPasses int
 	// Moments summarises every coordinate from the chains' running
 	// moments above DenseMax, where the chains may keep the draws of only
-	// some coordinates (SampleSettings.DrawsMemory; Summary then covers
+	// some coordinates (Settings.DrawsMemory; Summary then covers
 	// those); nil up to DenseMax.
 	Moments *Moments
 }
 
-// sampleDefaults validates Sample's arguments and fills in the defaults.
+// sampleDefaults validates Run's arguments and fills in the defaults.
 func sampleDefaults(p Problem, theta0 []float64, settings *Settings) (*Settings, error) {
 	var s Settings
 	if settings != nil {

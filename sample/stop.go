@@ -15,11 +15,11 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// A run that stops early. Sample has one contract for every way a run can
+// A run that stops early. Run has one contract for every way a run can
 // end before each chain has kept its Draws: cancelled (ctx), stopped by
-// SampleSettings.Callback (ErrStop), a chain's error (a divergence, a
+// Settings.Callback (ErrStop), a chain's error (a divergence, a
 // non-finite gradient, …) or a panic in user code recovered as a
-// *PanicError. In each case Sample returns a partial *Result together
+// *PanicError. In each case Run returns a partial *Result together
 // with an error wrapping the cause (ctx.Err(), or a *ChainError for the
 // lowest-numbered chain that failed or stopped, wrapping ErrStop for the
 // callback). The partial Result holds every chain's draws kept so far (nil
@@ -124,7 +124,7 @@ const (
 	warmupVectors  = lowRankSteps + 40
 )
 
-// checkSampleMemory compares what a Sample run will hold at its peak —
+// checkSampleMemory compares what a Run will hold at its peak —
 // the draws of every chain and the warmup of the chains running at once —
 // with the memory limit. Up to DenseMax a chain keeps d-vectors of θ and
 // z per draw and its warmup d × d matrices; above it, the draws

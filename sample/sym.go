@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Warmup's matrices on its two paths (doc/equations.md §13.11): up to
-// SampleSettings.DenseMax dimensions a whitened Hessian, a covariance and
+// Warmup's matrices on its two paths (doc/adaptation.md §4): up to
+// Settings.DenseMax dimensions a whitened Hessian, a covariance and
 // the maps between whitenings are dense d × d matrices; above it they are
 // their diagonals, d floats each, and nothing of size d × d is ever
 // allocated. sym and transform carry either, so that each phase is
@@ -22,7 +22,7 @@ import (
 
 // sym is a symmetric matrix: dense (m) or diagonal (v). On the diagonal
 // path a curvature also records the point θ it was measured at (at), for
-// the Hessian-vector products of phase 3.
+// the Hessian-vector products of P5.
 type sym struct {
 	m  *mat.SymDense
 	v  []float64

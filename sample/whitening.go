@@ -16,7 +16,7 @@ import (
 
 // whitening is θ = shift + L z with a dense lower-triangular or diagonal
 // L; on the large-d path the diagonal may carry a low-rank factor,
-// L = diag(σ)(I + U diag(c) Uᵀ) (lowrank.go).
+// L = diag(σ)(I + U diag(c) Uᵀ) (lowRank, large.go).
 type whitening struct {
 	shift []float64
 	lower *mat.TriDense // nil when diagonal
@@ -174,7 +174,7 @@ func transition(old, nw *whitening) transform {
 // rewhiten returns the whitening by the regularised inverse of the
 // curvature h (in w's coordinates) centred at w's shift, and that
 // inverse. A curvature that cannot be inverted is a fault; a whitening
-// that fails along a flat direction is ErrImproper (sample_flat.go).
+// that fails along a flat direction is ErrImproper (flat.go).
 func (e *chainEnv) rewhiten(w *whitening, h sym) (*whitening, sym, error) {
 	inv, ok := h.inverse(eigFloor)
 	if !ok {

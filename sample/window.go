@@ -15,8 +15,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// Phase 2 of warmup (sample_warmup.go lists the phases): three windows of
-// Langevin steps in the Newton phase's whitened coordinates.
+// P4 of warmup (doc.go lists the phases): three windows of Langevin steps
+// in the Newton phase's whitened coordinates (doc/adaptation.md §2.4).
 //
 // On an exact gradient (the fixed batch) the windows are Metropolis-
 // adjusted (MALA), with the potential's change along a proposal taken as
@@ -29,26 +29,13 @@ import (
 // is small — does not return to the posterior: as it nears it, the
 // curvature grows past the step's stability limit, the chain heats, the
 // scale grows back, and the chain settles on the scale at which its step
-// is just stable (doc/equations.md §13.6). Metropolis rejections remove
+// is just stable (doc/adaptation.md §2.4). Metropolis rejections remove
 // that fixed point: the windows sample the fixed batch's posterior, and
 // their step adapts to an acceptance rate of malaTarget.
 //
 // On a stochastic gradient (the control variate, at large N) no such
 // correction exists; the windows are SGLD with a step halved at each
 // divergence.
-const (
-	// malaTarget is the acceptance rate the windows' MALA step adapts to
-	// (Roberts & Rosenthal 1998's optimum, 0.574), by malaGain·(α − target)
-	// on log h after each proposal of acceptance probability α.
-	malaTarget = 0.574
-	malaGain   = 0.05
-	// malaHalve: a proposal accepted with probability below it also
-	// halves the step, so that a step far too large for the curvature
-	// (or a gradient no step can follow) shrinks geometrically.
-	malaHalve = 1e-3
-	// windowParts is the number of parts of the last window.
-	windowParts = 5
-)
 
 // windows runs three windows of whitened Langevin steps, measures the
 // curvature at the end of each but the first, and blends the last

@@ -23,7 +23,7 @@
 //	um, err := sp.Model(m)                       // m has Dim() == sp.Dim() == 4
 //	y0 := make([]float64, sp.FreeDim())          // 3 unconstrained coordinates
 //	err = sp.Unconstrain(y0, []float64{1, 0.2, 0.3, 0.5})
-//	res, err := sgmcmc.Sample(ctx, sgmcmc.Problem{Model: um, Names: sp.FreeNames()}, y0, nil, nil)
+//	res, err := sample.Run(ctx, sample.Problem{Model: um, Names: sp.FreeNames()}, y0, nil, nil)
 //	table, err := sp.Summary(res.Chains)         // sigma, w.1, w.2, w.3
 //
 // # The transforms
@@ -76,7 +76,7 @@
 // # Concurrency and cost
 //
 // A Space is immutable. The model of Space.Model keeps its scratch buffers
-// in a sync.Pool, so one model can serve every chain of sgmcmc.Sample or
+// in a sync.Pool, so one model can serve every chain of sample.Run or
 // sgmcmc.RunChains at once; it maps y to x once per minibatch (it
 // implements sgmcmc.BatchModel) and once per point for the per-datum calls
 // of a gradient-noise estimate, and allocates nothing once warm.

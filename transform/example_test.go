@@ -31,7 +31,7 @@ func (m visits) LogLikGrad(dst, th []float64, i int, scale float64) {
 	dst[1] += scale * (m.b[i]/th[1] - (1-m.b[i])/(1-th[1]))
 }
 
-// A model with a rate and a probability, sampled by sgmcmc.Sample in
+// A model with a rate and a probability, sampled by sample.Run in
 // unconstrained coordinates (log λ, logit p) and reported in its own.
 func Example() {
 	r := rand.New(rand.NewPCG(1, 1))

@@ -23,7 +23,7 @@ import (
 // sgmcmc.LogDensity if m does: LogPrior(y) = log p(x(y)) + log |det J(y)|,
 // LogLik(y, i) = log p(x_i | x(y)).
 //
-// The returned model is safe for concurrent use if m is (sgmcmc.Sample and
+// The returned model is safe for concurrent use if m is (sample.Run and
 // sgmcmc.RunChains share one model between chains): its scratch space
 // comes from a sync.Pool, so that after the first calls it allocates
 // nothing; it recomputes x only when y changes, so the per-datum calls of

@@ -95,7 +95,7 @@ type noJacobian struct{ Transform }
 func (n noJacobian) Constrain(x, y []float64) float64 { n.Transform.Constrain(x, y); return 0 }
 func (noJacobian) LogJacobianGrad(_, _, _ []float64)  {}
 
-// sampleConjugate runs sgmcmc.Sample on the conjugate model through the
+// sampleConjugate runs sample.Run on the conjugate model through the
 // transforms (without the Jacobian if broken) and returns the z-scores.
 func sampleConjugate(t *testing.T, n, batch, draws int, broken bool) (names []string, zm, zv []float64) {
 	t.Helper()
@@ -140,7 +140,7 @@ func sampleConjugate(t *testing.T, n, batch, draws int, broken bool) (names []st
 	return sp.Names(), zm, zv
 }
 
-// TestSamplePosteriors: Sample through the transforms reproduces the exact
+// TestSamplePosteriors: sample.Run through the transforms reproduces the exact
 // posterior means and variances of a Gamma, a Beta, a Dirichlet, a shifted
 // and a reflected Gamma, a scaled Beta and a Normal posterior (20 data
 // items each, so the posteriors are skewed) within 4 Monte Carlo standard
@@ -149,7 +149,7 @@ func sampleConjugate(t *testing.T, n, batch, draws int, broken bool) (names []st
 //
 // Over seeds 10–19 the largest |z| of 90 was 2.2 for the means and 3.2 for
 // the variances; the variances' z average +0.6, about 1 % of variance too
-// much (SGHMC's discretisation at Sample's step size), so much longer runs
+// much (SGHMC's discretisation at sample.Run's step size), so much longer runs
 // would need a bias allowance for them.
 func TestSamplePosteriors(t *testing.T) {
 	draws := 2000
@@ -180,7 +180,7 @@ func TestSamplePosteriors(t *testing.T) {
 // TestSampleMinibatch: on minibatches of 100 of 1000 items the likelihood
 // is scaled by N/n = 10 and the prior, Jacobian included, is not; the
 // means stay within 4 MCSE of the exact ones. (The variances are not
-// checked: Sample warns, rightly, that gradient noise at this batch size
+// checked: sample.Run warns, rightly, that gradient noise at this batch size
 // inflates them by about 14 %; the effect of that on the means, through
 // the curvature of the transforms, is below 1e−4 relative here, a tenth
 // of an MCSE.)

@@ -193,7 +193,7 @@ func (s *Space) constrain(x, y []float64) float64 {
 
 // Unconstrain writes y = f⁻¹(x) into y (length FreeDim) for x of length
 // Dim, for instance to turn a start in the model's parameters into one for
-// sgmcmc.Sample. It returns an error naming the parameter if x is outside
+// sample.Run. It returns an error naming the parameter if x is outside
 // its constrained set (wrapping sgmcmc.ErrRange), or if a transform maps x
 // to a y that is not finite (sgmcmc.ErrNonFinite; the package's
 // transforms never do for x inside their sets).

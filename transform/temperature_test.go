@@ -34,7 +34,7 @@ func trigamma(x float64) float64 {
 	return s + 1/x + 1/(2*x2) + 1/(6*x2*x) - 1/(30*x2*x2*x) + 1/(42*x2*x2*x2*x) - 1/(30*x2*x2*x2*x2*x)
 }
 
-// TestSampleTemperatureGamma: Sample at temperature T on a Gamma(3, 1)
+// TestSampleTemperatureGamma: sample.Run at temperature T on a Gamma(3, 1)
 // posterior through the Positive transform samples y = log x from
 // p(y)^{1/T} ∝ exp((3y − e^y)/T), the law of log of a Gamma(3/T, 1/T)
 // variable, whose variance is ψ₁(3/T): 0.0339, 0.395 and 2.55 at

@@ -3,7 +3,7 @@
 // license that can be found in the LICENSE file.
 
 // Command bnn compares, on MNIST digits, the posterior predictive of a
-// Bayesian neural network sampled by sgmcmc.Sample with the MAP and a deep
+// Bayesian neural network sampled by sample.Run with the MAP and a deep
 // ensemble (issue 24 item 3).
 //
 //	go run ./examples/bnn                          # one seed, a table
@@ -33,7 +33,7 @@
 //     gradients, each member exactly the MAP; that is about a seventh of
 //     Sample's four chains (the rows' grad_evals say exactly), so the
 //     ensemble is, if anything, under-budgeted against Sample.
-//   - Sample: sgmcmc.Sample with its defaults (SGHMC, 4 chains, every
+//   - Sample: sample.Run with its defaults (SGHMC, 4 chains, every
 //     adaptation its own) from theta0 = 0, setting only Seed, Draws = 20
 //     per chain (the default 1,000 at the thinning warmup chooses — 16
 //     to 57 steps of 800 to 3,200 digits per draw on these runs — would
@@ -103,7 +103,7 @@
 // same gain: choosing the prior on validation data would not change the
 // verdict.
 //
-// Sample at this size runs the large-d warmup of doc/equations.md
-// §13.11–§13.13: the fixed batch is capped at 10⁸/d = 1,257 digits, Adam
+// sample.Run at this size runs the large-d warmup of doc/adaptation.md
+// §4–§4.2: the fixed batch is capped at 10⁸/d = 1,257 digits, Adam
 // finds a mode, the curvature is probed there, and the windows do not run.
 package main

@@ -27,7 +27,7 @@ import (
 
 // Settings of the comparison (doc.go says why each).
 const (
-	// sampleDraws is Sample's Draws per chain: 4 × 20 = 80 draws of the
+	// sampleDraws is sample.Run's Draws per chain: 4 × 20 = 80 draws of the
 	// posterior predictive (doc.go says why not the default 1,000).
 	sampleDraws = 20
 	// coldT is Sample_cold's temperature.

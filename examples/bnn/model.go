@@ -48,7 +48,7 @@ const (
 // and logits in the hundreds, a prior certain of random labels. With
 // gain 4 the MAP reaches 95.5 % on the test digits and 99 % on the
 // training digits. Writing the prior as N(0, I) in θ puts every
-// coordinate on the same unit scale, so that Sample's start (theta0 = 0
+// coordinate on the same unit scale, so that sample.Run's start (theta0 = 0
 // with its default jitter of ±1) is of the size of a prior draw.
 //
 // Its methods are safe for concurrent use: each call takes its scratch

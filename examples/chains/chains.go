@@ -27,7 +27,7 @@ import (
 
 // Config is what one process runs.
 type Config struct {
-	// Method is "sample" (sgmcmc.Sample, every setting adapted) or
+	// Method is "sample" (sample.Run, every setting adapted) or
 	// "sghmc" (hand-tuned SGHMC, a chain of sgmcmc.RunChains).
 	Method string
 	// Chains is K, Chain the index k ∈ [0, K) of the chain to run.
@@ -107,7 +107,7 @@ func logistic(t float64) float64 { return 1 / (1 + math.Exp(-t)) }
 
 // SGHMC's hand-tuned settings: minibatches of 500, ε = 0.002, C = 10,
 // no noise correction. Its sds come out about 10 % wider than the
-// posterior's (Sample's adapted run matches them): gradient noise heats
+// posterior's (sample.Run's adapted run matches them): gradient noise heats
 // the chain. The point here is the bookkeeping of chains, not accuracy.
 const (
 	sghmcBatch    = 500
@@ -134,7 +134,7 @@ func sghmcOptions(draws int) sgmcmc.RunOptions {
 	return sgmcmc.RunOptions{Draws: draws, BurnIn: sghmcBurnIn, Thin: sghmcThin, Schedule: sgmcmc.Constant(sghmcEps)}
 }
 
-// sampleSettings are Sample's settings for the whole analysis; ids, if not
+// sampleSettings are sample.Run's settings for the whole analysis; ids, if not
 // nil, selects the chains this process runs.
 func sampleSettings(c Config, ids []int) *sample.Settings {
 	return &sample.Settings{Chains: c.Chains, Draws: c.Draws, Seed: c.Seed, ChainIDs: ids}
@@ -153,7 +153,7 @@ func (c Config) check() error {
 
 // RunChain runs chain c.Chain of c.Chains, alone, and returns it as a CSV
 // chain (with comments saying which chain of which analysis it is, and
-// lp__) and any warnings of Sample about it.
+// lp__) and any warnings of sample.Run about it.
 func RunChain(ctx context.Context, c Config, m *logreg) (*stancsv.Chain, []string, error) {
 	if err := c.check(); err != nil {
 		return nil, nil, err
@@ -183,7 +183,7 @@ func RunChain(ctx context.Context, c Config, m *logreg) (*stancsv.Chain, []strin
 	return out, res.Warnings.Messages(), err
 }
 
-// RunAll runs every chain in this process (sgmcmc.Sample of all K chains,
+// RunAll runs every chain in this process (sample.Run of all K chains,
 // or sgmcmc.RunChains), the single-process reference, and returns them as
 // CSV chains in chain order with the run's own summary table.
 func RunAll(ctx context.Context, c Config, m *logreg) ([]*stancsv.Chain, diagnostics.Table, error) {

@@ -8,8 +8,8 @@
 //
 // Chains are independent given the master seed and their index: chain k
 // draws all its randomness from rng.ChainSource(seed, k). So chain k of
-// sgmcmc.Sample with SampleSettings{Chains: K, Seed: seed, ChainIDs:
-// []int{k}} draws exactly what chain k of the full Sample draws, and
+// sample.Run with sample.Settings{Chains: K, Seed: seed, ChainIDs:
+// []int{k}} draws exactly what chain k of the full sample.Run draws, and
 // sgmcmc.Run of newSampler(k, rng.ChainSource(seed, k)) exactly what
 // chain k of sgmcmc.RunChains(ctx, K, seed, newSampler, opts) draws. Each
 // process writes its chain as a CmdStan-style CSV file (package stancsv);
@@ -19,10 +19,10 @@
 // The model is a Bayesian logistic regression with an intercept and two
 // slopes on N = 2000 synthetic items, the data drawn from a fixed seed so
 // that every process builds the same. -method sample (the default) runs
-// sgmcmc.Sample with every setting adapted; -method sghmc runs hand-tuned
+// sample.Run with every setting adapted; -method sghmc runs hand-tuned
 // SGHMC (minibatches of 500, ε = 0.002, C = 10) as a chain of
 // sgmcmc.RunChains. The hand-tuned chains come out about 10 % too wide
-// (sd 0.068 against 0.062 for alpha; gradient noise heats them), Sample's
+// (sd 0.068 against 0.062 for alpha; gradient noise heats them), sample.Run's
 // match the posterior: the point of this example is the bookkeeping, not
 // the sampler.
 //
@@ -56,7 +56,7 @@
 //	./chains -merge -out run1          # the summary across the 4 files
 //	./chains -all -chains $K -seed 1 -out ref && cmp run1/chain-2.csv ref/chain-2.csv   # identical
 //
-// Each process takes about a quarter of a second of CPU (Sample's warmup
+// Each process takes about a quarter of a second of CPU (sample.Run's warmup
 // and 1000 draws), the merge a few milliseconds.
 //
 // # A Slurm job array
@@ -130,7 +130,7 @@
 //
 // main_test.go runs K = 3 chains one at a time in-process, in the order
 // 2, 0, 1, writes and merges them, and checks the merged draws and step
-// sizes equal those of one sgmcmc.Sample of all three chains (and of one
+// sizes equal those of one sample.Run of all three chains (and of one
 // sgmcmc.RunChains for -method sghmc) bit for bit, and the merged summary
 // equals that run's own summary in every field. TestProcesses builds the
 // program and runs three real processes concurrently, their indices from

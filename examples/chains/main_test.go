@@ -20,7 +20,7 @@ import (
 )
 
 // reference runs every chain in one process, as a user without a cluster
-// would: sgmcmc.Sample of all K chains, or sgmcmc.RunChains; it returns
+// would: sample.Run of all K chains, or sgmcmc.RunChains; it returns
 // the chains and the run's own summary.
 func reference(t *testing.T, c Config) ([]*sgmcmc.Chain, diagnostics.Table) {
 	t.Helper()
@@ -89,7 +89,7 @@ func sameTable(t *testing.T, got, want diagnostics.Table) {
 // TestMergeEqualsOneProcess: K = 3 chains run one at a time (as three
 // processes would run them, here in-process), written, read back and
 // merged, equal a single-process run of all three bit for bit, and the
-// merged summary equals that run's own summary exactly; for Sample
+// merged summary equals that run's own summary exactly; for sample.Run
 // (ChainIDs) and for RunChains (Run of newSampler(k, ChainSource(seed, k))).
 func TestMergeEqualsOneProcess(t *testing.T) {
 	for _, method := range []string{"sample", "sghmc"} {

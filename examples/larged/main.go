@@ -2,8 +2,8 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Command larged runs Sample with its defaults above DenseMax (issue 24,
-// doc/equations.md §13.11–§13.12) on targets with known answers: the
+// Command larged runs sample.Run with its defaults above DenseMax (issue
+// 24, doc/adaptation.md §4–§4.1) on targets with known answers: the
 // Gaussian of internal/larged at d = 10³, 10⁴ and 10⁵ (exact posterior
 // N(x̄, Σ)) and a sparse logistic regression at d = 10⁴ against a cached
 // Metropolis-adjusted reference. Each row runs in a child process, so
@@ -13,12 +13,12 @@
 //	go run ./examples/larged -json     # {"rows": [...]}
 //
 // A row: max_abs_z_mean is the largest |mean − truth|/MCSE over the
-// coordinates (the MCSE from Sample's batch means, 50 per chain, pooled
+// coordinates (the MCSE from sample.Run's batch means, 50 per chain, pooled
 // over the 4 chains; the reference's MCSE folded in where there is one),
 // frac_abs_z_over_3 the share above 3, max_mcse_sd the largest MCSE in
 // posterior sds, median_sd_rel_err and p99_sd_rel_err the median and 99th
-// percentile of |sd/truth − 1|, warnings Sample's warnings, seconds the
-// wall time of Sample (data and reference excluded), warmup_share the
+// percentile of |sd/truth − 1|, warnings sample.Run's warnings, seconds the
+// wall time of sample.Run (data and reference excluded), warmup_share the
 // warmup's share of the gradient evaluations (full passes for the control
 // variate's centre counted N each), peak_rss_mb the child's peak RSS.
 package main
@@ -184,7 +184,7 @@ type truth struct {
 	mean, sd, mcse []float64
 }
 
-// runRow runs Sample on one target and scores it.
+// runRow runs sample.Run on one target and scores it.
 func runRow(j job, seed uint64, refDir string) (*Row, error) {
 	var p sample.Problem
 	var tr truth
@@ -230,7 +230,7 @@ func runRow(j job, seed uint64, refDir string) (*Row, error) {
 	return r, nil
 }
 
-// score compares Sample's moments of every coordinate with the truth.
+// score compares sample.Run's moments of every coordinate with the truth.
 func score(res *sample.Result, tr truth) *Row {
 	m := res.Moments
 	r := &Row{MCSEFromBatch: true}

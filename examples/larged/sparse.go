@@ -20,7 +20,7 @@ import (
 // The sparse logistic regression of issue 24: N = 10⁴ rows with 10
 // nonzero N(0, 1) entries each, β ~ N(0, 1), prior N(0, 1); its reference
 // is Hamiltonian Monte Carlo, Metropolis-adjusted on the full data, with
-// refChains × refDraws draws — ten times the 4 × 1,000 draws of Sample's
+// refChains × refDraws draws — ten times the 4 × 1,000 draws of sample.Run's
 // default run, whose effective sizes are at most about that — cached in
 // testdata/sparse_logreg_<d>.json.
 const (

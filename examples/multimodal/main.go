@@ -2,9 +2,9 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Command multimodal runs every Sample method, with its defaults, on
+// Command multimodal runs every sample.Run method, with its defaults, on
 // posteriors with several modes, heavy tails, or no proper density
-// (issue 25, doc/equations.md §13.14–§13.16), over several seeds:
+// (issue 25, doc/adaptation.md §2.5, §8 and §9), over several seeds:
 //
 //	go run ./examples/multimodal            # a table
 //	go run ./examples/multimodal -plot density.png   # and the figure
@@ -28,7 +28,7 @@
 // 25/50/75 % quantiles in interquartile ranges (each null where the target
 // has no such truth), basins_found the number of the target's modes that
 // hold at least 5 % of some chain's draws, mode_warning whether a warning
-// says the chains are in separate modes. Each run is Sample with its
+// says the chains are in separate modes. Each run is sample.Run with its
 // defaults but for the seed and MaxGradEvals = 3·10⁷ per chain (maxGradEvals).
 package main
 
@@ -72,13 +72,13 @@ type Row struct {
 	DrawsPerChain int      `json:"draws_per_chain"`
 }
 
-// methods are the Sample methods run, in table order; multimodalMethod is
+// methods are the sample.Run methods run, in table order; multimodalMethod is
 // the one held to the goal on every mixture.
 var methods = []string{"SGLD", "SGHMC", "SGNHT", "HAMCMC", "pSGLD", multimodalMethod}
 
 const multimodalMethod = "ReplicaExchange"
 
-// maxGradEvals bounds each chain's sampling run (SampleSettings.MaxGradEvals):
+// maxGradEvals bounds each chain's sampling run (sample.Settings.MaxGradEvals):
 // a run that would cost more is an erroring row. On these 1-D and 2-D
 // targets a chain that needs more than 3·10⁷ gradients is a first-order
 // method on the Cauchy (steps set by the curvature at the mode, draws

@@ -10,7 +10,7 @@
 // flat priors, on 1000 synthetic items (x from −2 to 2, a = 0.5, b = 0.8).
 // A model is four methods: Dim, Len, and the gradients of the log prior and
 // of one item's log likelihood (scaled by the scale argument: minibatches
-// use it). sgmcmc.Sample does the rest with every setting adapted — step
+// use it). sample.Run does the rest with every setting adapted — step
 // size, preconditioner, friction, gradient-noise correction, batch size
 // (here 800 of 1000), thinning — runs 4 chains and returns the draws, a
 // summary per parameter and warnings in words. The program writes each
@@ -42,7 +42,7 @@
 //
 // Seed: the example sets Seed 1, as a reproducible program should. (With
 // seed 0 one chain's warmup once reported a curvature spread of 66, and
-// Sample warned that the curvature varied: a false alarm on this
+// sample.Run warned that the curvature varied: a false alarm on this
 // near-Gaussian posterior, one of those that led to dropping that
 // warning.)
 package main

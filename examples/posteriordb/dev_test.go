@@ -389,7 +389,7 @@ func TestMeanErrOverTol(t *testing.T) {
 	}
 }
 
-// TestDefaultMethod checks that defaultMethod is the method Sample runs
+// TestDefaultMethod checks that defaultMethod is the method sample.Run runs
 // when given none (a cancelled run still names it).
 func TestDefaultMethod(t *testing.T) {
 	tg := loadTarget(t, "corr9999")

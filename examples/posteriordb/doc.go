@@ -103,7 +103,7 @@
 // score identity (the mean model gradient over the draws, in
 // unconstrained space, is within 5 standard errors of zero in every
 // coordinate), which a wrong prior, Jacobian or likelihood would fail.
-// With -seeds s1,s2,… the default method (SGHMC, Sample's) runs with
+// With -seeds s1,s2,… the default method (SGHMC, sample.Run's) runs with
 // every seed and the other methods with the first; -targets picks targets
 // of any set by name (with or without -set), e.g. -targets
 // gp_pois_regr-gp_pois_regr -methods SGHMC.
@@ -116,7 +116,7 @@
 //
 // # The sampler call
 //
-// All sampling goes through runMethod, one call of sgmcmc.Sample with the
+// All sampling goes through runMethod, one call of sample.Run with the
 // target's model (wrapped to count its evaluations), the user's start
 // (β = 0 and σ = 1, or θ = 0), 4 chains, the seed and the number of draws,
 // and every other setting at its default. The draws are the only choice
@@ -125,7 +125,7 @@
 // -oracle runs a baseline instead: each method with fixed settings chosen
 // by hand in coordinates whitened by the reference covariance, started at
 // the reference mean (knowledge a user does not have; it stood in for
-// Sample while Sample was written). When a Sample row misses the goal and
+// sample.Run while sample.Run was written). When a sample.Run row misses the goal and
 // the oracle row meets it, the adaptation is at fault, not the method. Its
 // rows show one lesson: with the exact posterior covariance as
 // preconditioner, fixed settings still give earnings' σ sds 10–20 % too
@@ -138,15 +138,15 @@
 //
 // # Results
 //
-// With the Sample of the tree at the time of writing, seed 1, on a quiet
+// With the sample.Run of the tree at the time of writing, seed 1, on a quiet
 // two-core machine (282 s for the 18 rows below, 497 CPU s): every method
 // meets the goal on earnings, kidiq and illcond100 without a warning.
 // The worst figures over the methods: on earnings a mean 0.034 sd off
 // (pSGLD), an sd 7.7 % wide (SGLD), R̂ 1.0048 and bulk ESS 1,932; on kidiq
 // 0.036 sd (SGNHT), +6.1 % (HAMCMC), 1.0009 and 1,745; on illcond100
 // 0.041 sd (pSGLD), +5.8 % (HAMCMC), 1.0029 and 2,854.
-// gSGRHMC is no longer one of Sample's methods: its rows equalled SGHMC's
-// to the last digit (with the constant metric G = I in Sample's whitened
+// gSGRHMC is no longer one of sample.Run's methods: its rows equalled SGHMC's
+// to the last digit (with the constant metric G = I in sample.Run's whitened
 // coordinates and the same friction rule, gSGRHMC is SGHMC). The cost is
 // illcond100's: 12–38 CPU s for SGLD, SGHMC and SGNHT, 152 for HAMCMC and
 // 238 for pSGLD, against
@@ -164,7 +164,7 @@
 // that fallback, now runs: every method within 0.04 sd and 3 % there.
 //
 // The development set now (sampling rounds, chains joining the heaviest
-// place, first-order methods' pilot runs, doc/equations.md §13.17–§13.19;
+// place, first-order methods' pilot runs, doc/adaptation.md §5–§7;
 // -set dev -seeds 1,2,3,4 on two cores, 949 s of cells): of 152 rows, 133
 // meet the goal, none with a warning; none of the 19 that miss it is
 // without a warning or an error. The default method meets it without a
@@ -190,7 +190,7 @@
 // the variance their preconditioner assumed, with a second round projected
 // past what the rounds may cost.
 //
-// On the development set, with the Sample of the tree when the set was
+// On the development set, with the sample.Run of the tree when the set was
 // added (seed 1, the default method SGHMC, default draws; 41 s for the 19
 // rows on a shared two-core machine): 10 rows meet the goal, 7 without a
 // warning (the three log-scale earnings models, kidiq-kidscore_momiq,
@@ -227,9 +227,9 @@
 // that cannot be loaded, or an interrupt.
 //
 // "Gradient evaluations" are per-datum likelihood gradients, warmup
-// included, counted by wrapping the model (the measure of Sample's
+// included, counted by wrapping the model (the measure of sample.Run's
 // Result.GradEvals, which they are tested to equal). The table adds
-// Sample's warmup share, the batch size it chose, the passes over the data
+// sample.Run's warmup share, the batch size it chose, the passes over the data
 // and the process CPU time of each row. -plot DIR writes errors.png (each
 // row's worst mean error against its worst sd error, log axes, the goal's
 // box dashed) and cost.png (smallest bulk ESS against gradient

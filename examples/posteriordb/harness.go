@@ -31,18 +31,18 @@ type runInfo struct {
 	// GradEvals is the number of per-datum likelihood-gradient evaluations,
 	// warmup included (calls of the model's LogLikGrad, or the batch sizes
 	// of its LogLikGradBatch), counted by wrapping the model: the measure
-	// of Sample's Result.GradEvals, counted independently.
+	// of sample.Run's Result.GradEvals, counted independently.
 	GradEvals int64
 	// Gradients is the number of minibatch or full gradients of Ũ (calls
 	// of LogPriorGrad, which each makes once), and DatumLogLiks the calls
 	// of LogLik.
 	Gradients, DatumLogLiks int64
-	// WarmupGradEvals and SampleGradEvals are Sample's own counts (warmup,
+	// WarmupGradEvals and SampleGradEvals are sample.Run's own counts (warmup,
 	// and in all); zero for the oracle runner.
 	WarmupGradEvals, SampleGradEvals int64
-	// SetupEvals are the evaluations of Sample's full passes over the data
+	// SetupEvals are the evaluations of sample.Run's full passes over the data
 	// for its control variates (Result.SetupPasses times N): GradEvals
-	// counts them, Sample's GradEvals does not.
+	// counts them, sample.Run's GradEvals does not.
 	SetupEvals int64
 	// BatchSize is the largest minibatch size of the chains (0 if not
 	// reported).

@@ -502,7 +502,7 @@ func BenchmarkIllCondGrad(b *testing.B) {
 }
 
 // TestGradEvalsAgree checks the example's own count of per-datum gradient
-// evaluations against Sample's Result.GradEvals, and that warmup takes at
+// evaluations against sample.Run's Result.GradEvals, and that warmup takes at
 // most a third of them at the default number of draws (the issue's
 // budget).
 func TestGradEvalsAgree(t *testing.T) {
@@ -516,7 +516,7 @@ func TestGradEvalsAgree(t *testing.T) {
 	}
 	in := r.Info
 	t.Logf("%d gradient evaluations counted, Sample says %d (warmup %d); %d minibatch gradients", in.GradEvals, in.SampleGradEvals, in.WarmupGradEvals, in.Gradients)
-	// Sample counts its gradient check's log-density evaluations with the
+	// sample.Run counts its gradient check's log-density evaluations with the
 	// gradient's (0.01).
 	if in.GradEvals+in.DatumLogLiks != in.SampleGradEvals+in.SetupEvals || r.GradEvals != in.GradEvals {
 		t.Errorf("counted %d per-datum gradient and %d log-density evaluations, Sample reports %d and %d in its setup passes, the row %d", in.GradEvals, in.DatumLogLiks, in.SampleGradEvals, in.SetupEvals, r.GradEvals)
@@ -551,7 +551,7 @@ func TestWarningSummary(t *testing.T) {
 }
 
 // TestCellTime: a cell past Config.CellTime ends as a row whose error says
-// so, with the figures of the draws Sample kept, and the experiment goes
+// so, with the figures of the draws sample.Run kept, and the experiment goes
 // on to the next cell; a cancelled experiment still stops.
 func TestCellTime(t *testing.T) {
 	c := Config{Targets: []string{"kidiq"}, Methods: []string{defaultMethod}, Seeds: []uint64{1, 2}, Draws: 1 << 18, CellTime: 300 * time.Millisecond}

@@ -13,9 +13,9 @@ import (
 
 // -compare-integrators runs each momentum method twice: with the
 // sequential sweep and its step constant of before (rows with integrator
-// "sweep") and with Sample's choice (rows naming the chosen integrator),
-// so that the gradient evaluations per effective draw can be compared
-// side by side (doc/equations.md §13.9).
+// "sweep") and with sample.Run's choice (rows naming the chosen
+// integrator), so that the gradient evaluations per effective draw can be
+// compared side by side (doc/adaptation.md §2.7).
 
 // baselineSuffix marks a method run with the sweep, in the runner's method
 // name ("SGHMC@sweep").
@@ -24,8 +24,8 @@ const baselineSuffix = "@sweep"
 // momentumMethods are the methods -compare-integrators runs.
 var momentumMethods = []string{"SGHMC", "SGNHT"}
 
-// chosenIntegrator names the integrator Sample chooses for each momentum
-// method (SGHMCMethod and SGNHTMethod with a nil Integrator).
+// chosenIntegrator names the integrator sample.Run chooses for each
+// momentum method (sample.SGHMC and sample.SGNHT with a nil Integrator).
 var chosenIntegrator = map[string]string{"SGHMC": "BAOAB", "SGNHT": "BADODAB"}
 
 // baselineMethod returns the momentum method name with the sweep and the
@@ -41,7 +41,7 @@ func baselineMethod(name string) (sample.Method, bool) {
 }
 
 // compareRuns returns the runner's method names of -compare-integrators
-// for the methods ms: each momentum method with the sweep, then as Sample
+// for the methods ms: each momentum method with the sweep, then as sample.Run
 // chooses; the other methods are left out.
 func compareRuns(ms []string) []string {
 	var out []string

@@ -37,10 +37,10 @@ type Config struct {
 	Seeds []uint64
 	// Draws, if positive, overrides every target's draws per chain.
 	Draws int
-	// Oracle runs the hand-set oracle baseline instead of Sample.
+	// Oracle runs the hand-set oracle baseline instead of sample.Run.
 	Oracle bool
 	// CompareIntegrators runs each momentum method of Methods twice, with
-	// the sweep and with Sample's choice of integrator (integrators.go).
+	// the sweep and with sample.Run's choice of integrator (integrators.go).
 	CompareIntegrators bool
 	// CellTime, if positive, stops a cell (one method, target and seed)
 	// that runs longer: its row keeps the draws made and says so in its
@@ -56,7 +56,7 @@ type Config struct {
 	run runner
 }
 
-// defaultMethod is the method sgmcmc.Sample runs when given none.
+// defaultMethod is the method sample.Run runs when given none.
 const defaultMethod = "SGHMC"
 
 // seeds returns the seeds of method under c.

@@ -6,8 +6,8 @@ package main
 
 // The oracle baseline (-oracle): every method run with settings chosen BY
 // HAND from the reference posterior itself, which a user does not have. It
-// stood in for sgmcmc.Sample while Sample was being written, and remains
-// as a comparison: when a Sample row misses the goal and the oracle row
+// stood in for sample.Run while sample.Run was being written, and remains
+// as a comparison: when a sample.Run row misses the goal and the oracle row
 // meets it, the adaptation is at fault, not the method. It can be deleted
 // with its flag without touching anything else.
 
@@ -61,7 +61,7 @@ func runOracle(ctx context.Context, t *Target, method string, seed uint64, draws
 	// the user's start is ignored, since from it the fixed step of the
 	// whitened space can take very long to reach the typical set (from
 	// σ = 1, β = 0 earnings' σ first shoots up, where β's curvature is
-	// small). Sample must start from the user's start.
+	// small). sample.Run must start from the user's start.
 	z0 := make([]float64, d)
 	burn := int(math.Ceil(20 / cfg.time))
 	noise := make([]float64, d)

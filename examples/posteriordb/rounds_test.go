@@ -14,10 +14,10 @@ import (
 )
 
 // TestRoundsGP: on gp_pois_regr, whose curvature is not its covariance
-// (doc/equations.md §13.6.1 item 7), one sampling run a chain warns (its
+// (doc/adaptation.md §5–§6), one sampling run a chain warns (its
 // chains mix tens of times slower than their thinning assumes), and
-// Sample's default — a second round re-adapted from the first's draws
-// where they do not fit warmup's preconditioner (§13.17) — meets the goal
+// sample.Run's default — a second round re-adapted from the first's draws
+// where they do not fit warmup's preconditioner — meets the goal
 // without a warning. A chain that ran several rounds is rebuilt from its
 // Adapted bit for bit.
 func TestRoundsGP(t *testing.T) {
@@ -60,7 +60,7 @@ func TestRoundsGP(t *testing.T) {
 // TestPilotDrive: on the drive HMM, chain 1 of seed 1 ends its warmup
 // where the posterior is stiff (λ̂ 61 in its whitening, where its own draws'
 // Hessians reach 4–5). A first-order method pays that λ̂ in every step
-// between independent draws; its pilot run (doc/equations.md §13.19)
+// between independent draws; its pilot run (doc/adaptation.md §6.1)
 // re-measures λ̂ at its draws and samples with their whitening. The chain
 // is rebuilt from its Adapted bit for bit.
 func TestPilotDrive(t *testing.T) {

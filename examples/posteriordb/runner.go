@@ -20,7 +20,7 @@ const numChains = 4
 // (any chain may be shorter or nil).
 type runner func(ctx context.Context, t *Target, method string, seed uint64, draws int) ([][][]float64, runInfo, error)
 
-// methodByName maps the row names of the methods to Sample's methods.
+// methodByName maps the row names of the methods to sample.Run's methods.
 var methodByName = map[string]sample.Method{
 	"SGLD":   sample.SGLD{},
 	"SGHMC":  sample.SGHMC{},
@@ -29,7 +29,7 @@ var methodByName = map[string]sample.Method{
 	"pSGLD":  sample.PSGLD{},
 }
 
-// runMethod is the runner of the example: one call of sgmcmc.Sample with
+// runMethod is the runner of the example: one call of sample.Run with
 // every setting at its default but the number of draws, from the user's
 // start t.Start, with the model wrapped to count its evaluations.
 func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws int) ([][][]float64, runInfo, error) {

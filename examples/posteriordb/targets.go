@@ -33,7 +33,7 @@ type Target struct {
 	Start []float64
 	// Names are the reference-space parameter names.
 	Names []string
-	// UNames are the names of the unconstrained parameters, for Sample's
+	// UNames are the names of the unconstrained parameters, for sample.Run's
 	// summary and warnings.
 	UNames []string
 	// Constrain writes the reference-space image of the unconstrained θ

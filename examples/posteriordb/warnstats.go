@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// warningKinds classifies Sample's warnings by the start of their text:
-// what each protects against, in the order Sample gives them.
+// warningKinds classifies sample.Run's warnings by the start of their text:
+// what each protects against, in the order sample.Run gives them.
 var warningKinds = []struct{ kind, prefix string }{
 	{"stopped early", "the run stopped early"},
 	{"R̂", "R̂ = "},

@@ -85,7 +85,7 @@ func TestQuickstart(t *testing.T) {
 		}
 		// The doc's claim: the coefficients have not converged where the
 		// data leave them to the prior, and R̂ says so.
-		// Sample's adapted chains mix; the hand-tuned ones do not.
+		// sample.Run's adapted chains mix; the hand-tuned ones do not.
 		if i == 0 && r.RHatMax > 1.05 {
 			t.Errorf("%s: max R̂ %.3f, want the adapted chains to have mixed (≤ 1.05 with 200 draws)", r.Sampler, r.RHatMax)
 		}

@@ -43,7 +43,7 @@ type Config struct {
 	// Zero starts every chain at θ = 0 instead of the posterior mode.
 	Zero bool
 	// SampleDraws is the number of draws per chain of the tuning-free
-	// row; zero means Sample's default (1000).
+	// row; zero means sample.Run's default (1000).
 	SampleDraws int
 }
 
@@ -75,7 +75,7 @@ type Result struct {
 	Seed     uint64            // master seed of its chains (sgmcmc.RunChains)
 	Chains   []*sgmcmc.Chain
 	Summary  diagnostics.Table
-	// Note says what Sample chose, for the printed table.
+	// Note says what sample.Run chose, for the printed table.
 	Note string
 }
 
@@ -327,7 +327,7 @@ func Sample(ctx context.Context, p *Problem, c Config) ([]Result, error) {
 	return append([]Result{r}, out...), nil
 }
 
-// tuningFree runs sgmcmc.Sample with its defaults (SGHMC, every setting
+// tuningFree runs sample.Run with its defaults (SGHMC, every setting
 // adapted in warmup) from θ = 0 — not from the mode, which a user does
 // not have — with its default of 1000 draws per chain. Its row is named
 // "Sample".

@@ -35,8 +35,8 @@ type Method struct {
 	// constant noise estimate v (nil unless Noise).
 	New func(m Method, grad sgmcmc.Gradient, theta0, v []float64, src rand.Source) (sgmcmc.Sampler, error)
 	// Run, if set, replaces New and sgmcmc.Run by a whole sampling
-	// procedure that returns draws of the parameters like Sample: the hook
-	// for a method that tunes itself (the library's Sample defaults).
+	// procedure that returns draws of the parameters like sample.Run: the hook
+	// for a method that tunes itself (the library's sample.Run defaults).
 	Run func(ctx context.Context, t *Target, dim, burn, draws int, seed uint64) ([]float64, error)
 }
 
@@ -51,7 +51,7 @@ type Method struct {
 // direction). SGLD: ε = 0.02, the same minibatches and B̂; its first-order
 // bias inflates variances by about ε/2 = 1 % on the likelihood directions.
 //
-// A tuning-free row (the library's Sample defaults, method name "default")
+// A tuning-free row (the library's sample.Run defaults, method name "default")
 // belongs here once the root package has it: a Method with Run set, which
 // ignores Eps, Friction and Noise and takes its settings from the library.
 func Methods() []Method {

@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Scale runs sgmcmc.Sample, with its defaults, on Bayesian logistic
+// Scale runs sample.Run, with its defaults, on Bayesian logistic
 // regressions of growing size, to show how the cost per effective draw
 // behaves as the number of data N grows: with control variates it should
 // not grow with N, while plain minibatches and full-batch MCMC cost more
@@ -29,7 +29,7 @@
 //
 // # Rows
 //
-// Sample: sgmcmc.Sample with the defaults (SGHMC, 4 chains × 1,000 draws,
+// Sample: sample.Run with the defaults (SGHMC, 4 chains × 1,000 draws,
 // seed -seed) from β = 0. Sample-noCV: the same with PlainMinibatch, plain
 // minibatch gradients, at N = 10⁴ and 10⁵ (and 10⁶ with -full), with 250
 // draws per chain unless -draws is given (its cost per effective draw is a
@@ -74,7 +74,7 @@
 //
 // Cached references (4 chains, seed 1, ν = 100; CPU seconds on a shared
 // 2-core machine, one core per regeneration). The reference should have ten
-// times Sample's effective draws (≥ 40,000); the N = 10⁶, the d = 100 and the a9a
+// times sample.Run's effective draws (≥ 40,000); the N = 10⁶, the d = 100 and the a9a
 // ones were cut with -refdraws to fit the machine's time and fall short:
 // their MCSE is still at most 0.02 sd, a fifth of the 0.1 sd goal, and
 // `-reference` without -refdraws makes the full-length ones.
@@ -97,7 +97,7 @@
 //	               ../shared/bench/stan_logreg.R's input) and exit
 //	-cases LIST    run only these cases (n10000_d20, …, a9a)
 //	-draws K       draws per chain of every row (0: 1,000)
-//	-seed S        seed of Sample and the reference sampler (the data's is fixed)
+//	-seed S        seed of sample.Run and the reference sampler (the data's is fixed)
 //	-plot FILE     the figure (default scale.png in this directory)
 //	-data DIR      the directory holding a9a (default testdata/a9a)
 //
@@ -127,6 +127,6 @@
 // With control variates the batch and the evaluations per effective draw
 // stay flat in N (1.16× from 10⁴ to 10⁶); without them they grow as N.
 // The CPU time still grows, through the setup passes, which are most of it
-// at 10⁶. On a9a Sample keeps plain minibatches: its posterior is not
+// at 10⁶. On a9a sample.Run keeps plain minibatches: its posterior is not
 // concentrated enough for a control variate to pay its double cost.
 package main

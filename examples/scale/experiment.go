@@ -24,13 +24,13 @@ import (
 // Method names of the rows.
 const (
 	MethodSample    = "Sample"
-	MethodPlain     = "Sample-noCV" // Sample with PlainMinibatch
+	MethodPlain     = "Sample-noCV" // sample.Run with PlainMinibatch
 	MethodReference = "reference"   // internal/refmcmc, full batch
 )
 
 // Row is one line of the table and of the JSON output. A log-density
 // evaluation of one datum counts as one evaluation in GradEvals for the
-// reference sampler, as a per-datum gradient does for Sample.
+// reference sampler, as a per-datum gradient does for sample.Run.
 type Row struct {
 	N      int    `json:"n"`
 	D      int    `json:"d"`
@@ -66,15 +66,15 @@ type Row struct {
 	MaxSDRelErr  *float64 `json:"max_sd_rel_err"`
 	// MaxRHat is the largest R̂ over the coefficients.
 	MaxRHat float64 `json:"max_rhat"`
-	// Warnings are Sample's (none for the reference sampler).
+	// Warnings are sample.Run's (none for the reference sampler).
 	Warnings []string `json:"warnings"`
 	// Acceptance is the reference sampler's acceptance rate; null for
 	// Sample.
 	Acceptance *float64 `json:"acceptance"`
 }
 
-// Experiment runs every row of c: Sample on every case, and on the cases
-// whose comparison rows are planned, Sample without control variates and
+// Experiment runs every row of c: sample.Run on every case, and on the cases
+// whose comparison rows are planned, sample.Run without control variates and
 // the reference sampler.
 func Experiment(ctx context.Context, c Config) ([]Row, error) {
 	var rows []Row
@@ -168,7 +168,7 @@ func (r *Row) compare(ref *Reference, mean, sd []float64) {
 	r.MaxMeanErrSD, r.MaxSDRelErr = &me, &se
 }
 
-// sampleRow runs sgmcmc.Sample with its defaults (and PlainMinibatch if
+// sampleRow runs sample.Run with its defaults (and PlainMinibatch if
 // plain) from θ = 0.
 func sampleRow(ctx context.Context, cs Case, m Posterior, ref *Reference, plain bool, draws int, seed uint64) (Row, error) {
 	r := newRow(cs, MethodSample)
@@ -207,7 +207,7 @@ func sampleRow(ctx context.Context, cs Case, m Posterior, ref *Reference, plain 
 	return r, nil
 }
 
-// referenceRow runs the reference sampler as Sample runs: refChains chains
+// referenceRow runs the reference sampler as sample.Run runs: refChains chains
 // of draws each, and compares it with the cached reference.
 func referenceRow(ctx context.Context, cs Case, m Posterior, ref *Reference, draws int, seed uint64) (Row, error) {
 	r := newRow(cs, MethodReference)

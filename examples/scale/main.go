@@ -27,7 +27,7 @@ type Config struct {
 	Full bool
 	// Huge adds N = 10⁷ at d = 20 (1.6 GB of data).
 	Huge bool
-	// Seed seeds Sample and the reference sampler.
+	// Seed seeds sample.Run and the reference sampler.
 	Seed uint64
 	// DataDir holds a9a; empty means the repository's testdata/a9a.
 	DataDir string
@@ -35,7 +35,7 @@ type Config struct {
 	RefDir string
 	// Cases, if not empty, keeps only the cases of these names (Case.Name).
 	Cases []string
-	// Draws, if positive, is Sample's and the reference rows' draws per
+	// Draws, if positive, is sample.Run's and the reference rows' draws per
 	// chain (the tests' reduced runs); zero means 1000.
 	Draws int
 	// RefDraws, if positive, is the cached references' draws per chain

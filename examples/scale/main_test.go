@@ -18,7 +18,7 @@ import (
 )
 
 // TestReducedRun is the default run reduced to N = 10⁴ with 200 draws per
-// chain: the JSON has every key, Sample's numbers are finite, the
+// chain: the JSON has every key, sample.Run's numbers are finite, the
 // comparison rows are there, and the figure is written.
 func TestReducedRun(t *testing.T) {
 	c := DefaultConfig()

@@ -47,7 +47,7 @@ func (c Case) Name() string {
 	return fmt.Sprintf("n%d_d%d", c.N, c.D)
 }
 
-// Posterior is a case's model: what Sample needs and what the reference
+// Posterior is a case's model: what sample.Run needs and what the reference
 // sampler needs.
 type Posterior interface {
 	sgmcmc.Model
@@ -120,7 +120,7 @@ const refChains = 4
 // refDraws is the number of draws per chain of a cached reference: at the
 // pilot runs' acceptance rates (ESS about 0.8 of the draws at d = 20, 0.4
 // at d = 100) a smallest bulk ESS of 40,000 or more — ten times that of
-// Sample's 4,000 draws — at N ≤ 10⁵, d = 20, and on a9a; at N = 10⁶ and
+// sample.Run's 4,000 draws — at N ≤ 10⁵, d = 20, and on a9a; at N = 10⁶ and
 // at d = 100, where a draw costs 40 and 15 ms, fewer, to keep the
 // regeneration within the hour on two cores (the ESS reached is in the
 // cached file and in doc.go).

@@ -31,7 +31,7 @@ const PartSize = 4096
 // of a Model, streaming the data in order in parts of PartSize items on
 // every core. Each part sums into its own buffer and the parts are added in
 // part order, so the result is the same bits for any GOMAXPROCS. It is what
-// a ControlVariate's centre and Sample's search for it cost: one pass is N
+// a ControlVariate's centre and sample.Run's search for it cost: one pass is N
 // per-datum gradient evaluations.
 type Pass struct {
 	m     Model

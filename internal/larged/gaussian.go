@@ -3,7 +3,7 @@
 // license that can be found in the LICENSE file.
 
 // Package larged holds the large-d correctness targets of issue 24 and
-// doc/equations.md §13.11: a Gaussian whose covariance is a diagonal
+// doc/adaptation.md §4: a Gaussian whose covariance is a diagonal
 // spanning four orders of magnitude plus a rank-10 correlated part, given
 // as a Model with an exact posterior, and a sparse logistic regression.
 package larged

@@ -15,13 +15,13 @@ import (
 
 // The targets of the modes issue (multimodal posteriors, heavy tails and
 // posteriors that are not proper), each as an sgmcmc.Model with
-// sgmcmc.LogDensity so that Sample — and its replica-exchange method, which
+// sgmcmc.LogDensity so that sample.Run — and its replica-exchange method, which
 // needs the potential's values — can run them. A density without data is a
 // Model of one item whose log likelihood is the log density, under a flat
 // prior (DensityModel).
 
 // DensityModel is an sgmcmc.Model of one item whose log likelihood is
-// t's log density, under a flat prior: Sample's Problem for a target
+// t's log density, under a flat prior: the sample.Problem for a target
 // without data. Its minibatch of one is the exact gradient.
 type DensityModel struct{ T Target }
 
@@ -299,7 +299,7 @@ func (g *GMMLabels) SortedMoments() (mean, sd [2]float64) {
 
 // Improper is a 2-D posterior with a flat direction: θ₁ ~ N(0, 1) and θ₂
 // under a flat prior that no datum informs, exp(−θ₁²/2) on R², which has
-// no normalising constant. Sample must say what is wrong with it.
+// no normalising constant. sample.Run must say what is wrong with it.
 type Improper struct{}
 
 var (

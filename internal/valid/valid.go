@@ -60,7 +60,7 @@ func FirstNonFinite(x []float64) int {
 // wrong. A derivative a whose central finite difference of the log
 // density is n fails when |a − n| > GradTolerance · max(1, |a|, |n|), with
 // a and n measured per posterior standard deviation of the coordinate in
-// Sample's warmup check (so that 1 is the size of the gradient one
+// sample.Run's warmup check (so that 1 is the size of the gradient one
 // standard deviation from the mode) and in the units of θ in CheckModel.
 // Finite differences of a smooth log density agree with its gradient to
 // about 10⁻⁶ at these steps; a gradient off by a factor of 2, of the wrong
