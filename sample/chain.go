@@ -41,6 +41,8 @@ type chainOut struct {
 	centred bool
 	// rounds is the chain's history (Result.Rounds).
 	rounds []Round
+	// stopped says the user's Callback ended the chain's run.
+	stopped bool
 }
 
 // userModel names the user's Model in a panic it raises (tag), so that

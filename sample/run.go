@@ -170,7 +170,19 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	}
 	cr.setPhase("sampling")
 	e.warm = false
-	cb := cr.prog.sampling(cr.slot, a.BurnIn+draws*thin, s.Callback)
+	user := s.Callback
+	if user != nil {
+		// The user's callback ending the run stops the whole Run, not
+		// only this chain: mark it.
+		user = func(si sgmcmc.StepInfo) error {
+			err := s.Callback(si)
+			if err != nil {
+				out.stopped = true
+			}
+			return err
+		}
+	}
+	cb := cr.prog.sampling(cr.slot, a.BurnIn+draws*thin, user)
 	ro := sgmcmc.RunOptions{Draws: draws, Thin: thin, BurnIn: a.BurnIn, Schedule: sgmcmc.Constant(a.Eps), Callback: cb}
 	var zc *sgmcmc.Chain
 	if dense {

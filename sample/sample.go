@@ -6,8 +6,12 @@ package sample
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sgmcmc-go/sgmcmc"
@@ -116,8 +120,15 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 	prog.close()
 	var firstErr error
 	var moms []*chainMoments
+	res.Errors = make([]error, len(ids))
+	var failed []int
 	for c, o := range outs {
 		moms = append(moms, o.moments)
+		if o.chain == nil {
+			// A chain that ended before its first draw is an empty chain,
+			// never nil.
+			o.chain = &sgmcmc.Chain{Dim: len(theta0)}
+		}
 		res.Chains[c] = o.chain
 		res.Adapted[c] = o.adapted
 		res.Rounds[c] = o.rounds
@@ -128,12 +139,38 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 			res.Divergences += o.chain.Divergences
 		}
 		res.Warnings = append(res.Warnings, o.warnings...)
-		if errs[c] != nil && firstErr == nil {
-			if ctx.Err() != nil {
+		if errs[c] == nil {
+			continue
+		}
+		res.Errors[c] = &sgmcmc.ChainError{Chain: ids[c], Err: errs[c]}
+		switch {
+		case ctx.Err() != nil:
+			// The whole run was cancelled.
+			if firstErr == nil {
 				firstErr = valid.Errorf(nil, "Sample: %w", ctx.Err())
-			} else {
-				firstErr = &sgmcmc.ChainError{Chain: ids[c], Err: errs[c]}
 			}
+		case o.stopped:
+			// The user's callback stopped the chain: the run stops.
+			if firstErr == nil {
+				firstErr = res.Errors[c]
+			}
+		default:
+			// The chain failed on its own; the others finish.
+			failed = append(failed, c)
+		}
+	}
+	if firstErr == nil && len(failed) > 0 {
+		// Chains fail alone: the run is an error only when no chain has
+		// draws; otherwise the failed chains leave the summary, and a
+		// warning names them.
+		drew := false
+		for c, ch := range res.Chains {
+			drew = drew || ch.Len() > 0 && !slices.Contains(failed, c)
+		}
+		if !drew {
+			firstErr = res.Errors[failed[0]]
+		} else {
+			res.Warnings = append(res.Warnings, failedWarning(res, failed, ids))
 		}
 	}
 	if p.Model != nil {
@@ -141,7 +178,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 	}
 	res.GradEvals = res.SetupGradEvals + res.WarmupGradEvals + res.SamplingGradEvals
 	res.Moments = mergeMoments(moms)
-	err = res.summarise(p.Names, s, ids, firstErr)
+	err = res.summarise(p.Names, s, ids, firstErr, failed)
 	res.Warnings = append(res.Warnings, warmupModeWarning(outs, ids, p.Model)...)
 	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
 	return res, err
@@ -201,4 +238,22 @@ func sampleWarnings(r *Result, s *Settings, chains int) []Warning {
 		w = append(w, runWarning(Flat, "", "the posterior has no positive curvature at some warmup points (flat or not identified there?): no constant step size and preconditioner suit all of it, so parts may be undersampled"))
 	}
 	return w
+}
+
+// failedWarning says which chains failed, why, and that the summary
+// leaves them out.
+func failedWarning(r *Result, failed, ids []int) Warning {
+	var b strings.Builder
+	for k, c := range failed {
+		if k > 0 {
+			b.WriteString("; ")
+		}
+		err := r.Errors[c]
+		var ce *sgmcmc.ChainError
+		if errors.As(err, &ce) {
+			err = ce.Err
+		}
+		fmt.Fprintf(&b, "chain %d after %d draws: %v", ids[c], r.Chains[c].Len(), strings.TrimPrefix(err.Error(), "sgmcmc: "))
+	}
+	return Warning{Kind: Failed, Chain: ids[failed[0]], Message: fmt.Sprintf("%d of %d chains failed and are left out of the summary and its diagnostics (Result.Errors has each error): %s", len(failed), len(r.Chains), b.String())}
 }

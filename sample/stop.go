@@ -7,6 +7,7 @@ package sample
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/sgmcmc-go/sgmcmc"
@@ -15,35 +16,44 @@ import (
 	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 )
 
-// A run that stops early. Run has one contract for every way a run can
-// end before each chain has kept its Draws: cancelled (ctx), stopped by
-// Settings.Callback (ErrStop), a chain's error (a divergence, a
-// non-finite gradient, …) or a panic in user code recovered as a
-// *PanicError. In each case Run returns a partial *Result together
-// with an error wrapping the cause (ctx.Err(), or a *ChainError for the
-// lowest-numbered chain that failed or stopped, wrapping ErrStop for the
-// callback). The partial Result holds every chain's draws kept so far (nil
-// for a chain that stopped in warmup), its Adapted settings as far as
-// warmup got, the evaluation counts, a Summary of the chains that kept at
-// least diagnostics.MinDraws draws, cut to the shortest of them, with the
-// warnings it implies, and first a warning saying that the run stopped
-// early, why, and how many draws each chain kept. Only an error found
-// before any chain starts (invalid arguments, too little memory) returns a
-// nil Result.
+// A run that stops early, and chains that fail. Run has one contract for
+// every way a run or a chain can end before it has kept its Draws.
+//
+// A chain that fails on its own — a divergence, a non-finite gradient, a
+// panic in user code recovered as a *PanicError, an error of its warmup —
+// stops; the other chains run to the end. Result.Errors holds its
+// *ChainError, the summary and its diagnostics leave it out, and a Failed
+// warning names it, with the draws it kept. Run returns an error (the
+// first failed chain's) only when no chain that did not fail has draws.
+//
+// The run as a whole stops when ctx is cancelled or when the Callback
+// ends a chain's run (ErrStop, or an error of its own). Run then returns
+// a partial *Result together with an error wrapping the cause (ctx.Err(),
+// or the *ChainError of the lowest-numbered chain the Callback stopped,
+// wrapping ErrStop). The partial Result holds every chain's draws kept
+// so far (an empty chain for one that stopped in warmup: Result.Chains
+// never holds nil), its Adapted settings as far as warmup got, the
+// evaluation counts, a Summary of the chains that kept at least
+// diagnostics.MinDraws draws, cut to the shortest of them, with the
+// warnings it implies, and first a Stopped warning saying that the run
+// stopped early, why, and how many draws each chain kept. Only an error
+// found before any chain starts (invalid arguments, too little memory)
+// returns a nil Result.
 
 // summarise fills in r's Summary and Warnings from the chains' draws, for
 // a run that ran to the end or stopped early, and returns runErr, or an
 // error of the summary's own.
-func (r *Result) summarise(names []string, s *Settings, ids []int, runErr error) error {
+func (r *Result) summarise(names []string, s *Settings, ids []int, runErr error, failed []int) error {
 	n := s.Draws
 	var use []*sgmcmc.Chain
 	var kept []string
 	short := false
 	for c, ch := range r.Chains {
-		k := 0
-		if ch != nil {
-			k = ch.Len()
+		if slices.Contains(failed, c) && runErr == nil {
+			// A chain that failed alone: the Failed warning names it.
+			continue
 		}
+		k := ch.Len()
 		kept = append(kept, fmt.Sprintf("chain %d %d", ids[c], k))
 		short = short || k < s.Draws
 		if k >= diagnostics.MinDraws {
@@ -61,7 +71,7 @@ func (r *Result) summarise(names []string, s *Settings, ids []int, runErr error)
 		switch {
 		case len(use) == 0:
 			early += fmt.Sprintf("; no chain kept the %d draws a summary needs", diagnostics.MinDraws)
-		case len(use) < len(r.Chains) || n < s.Draws:
+		case len(use) < len(kept) || n < s.Draws:
 			early += fmt.Sprintf("; the summary covers the first %d draws of the %d chains that have them", n, len(use))
 		}
 		r.Warnings = append(Warnings{runWarning(Stopped, "", "%s", early)}, r.Warnings...)

@@ -96,9 +96,12 @@ const (
 	Modes
 	// Exchange: replica exchange left the ladder poorly crossed.
 	Exchange
+	// Failed: some chains failed (Result.Errors) and the summary leaves
+	// them out; the others ran to the end.
+	Failed
 )
 
-var kindNames = [...]string{"", "stopped", "not mixed", "few draws", "divergent", "heat", "noise", "flat", "unreached", "modes", "exchange"}
+var kindNames = [...]string{"", "stopped", "not mixed", "few draws", "divergent", "heat", "noise", "flat", "unreached", "modes", "exchange", "failed"}
 
 // String names the kind.
 func (k WarningKind) String() string {

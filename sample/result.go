@@ -1,0 +1,63 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sample
+
+import (
+	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
+)
+
+// Result is what Run returns.
+type Result struct {
+	// Method is the name of the method the chains ran.
+	Method string
+	// Temperature is the temperature T of the target π(θ)^{1/T}
+	// (Settings.Temperature); 1 for the posterior itself.
+	Temperature float64
+	// Chains holds each chain's draws of θ (warmup excluded).
+	Chains []*sgmcmc.Chain
+	// Adapted holds each chain's adapted settings: those of its last
+	// round, from which Adapted.NewSampler rebuilds its draws bit for bit.
+	Adapted []Adapted
+	// Errors holds each chain's error, nil for a chain that ran to the
+	// end. A chain that fails does not stop the others: Run returns an
+	// error only when no chain has draws (or the run as a whole was
+	// cancelled or stopped by the Callback), and a Failed warning names
+	// the failed chains, which the summary leaves out.
+	Errors []error
+	// Rounds holds each chain's rounds in order (doc/adaptation.md §6):
+	// the settings each sampled with, what the assessment of its draws
+	// found and what the loop decided.
+	Rounds [][]Round
+	// Summary has one row per parameter: mean, sd, MCSE, quantiles, bulk
+	// and tail ESS, R̂ across the chains. It prints as an aligned table.
+	Summary diagnostics.Table
+	// Warnings say, in words, why the draws may not be trusted, each of a
+	// WarningKind (doc/adaptation.md §11 lists the tests that raise them:
+	// an early stop, R̂, ESS, divergences, heat, noise, flat curvature,
+	// draws beyond the preconditioner, separate modes, replica exchange's
+	// ladder). Empty means none of these was seen.
+	Warnings Warnings
+	// Divergences is the number of divergent transitions while sampling.
+	Divergences int
+	// GradEvals is the run's cost: per-datum likelihood-gradient
+	// evaluations for a Model (calls to Grad for a Gradient), the sum of
+	// its three parts. SetupGradEvals are those of the setup passes, N
+	// per full pass over the data; WarmupGradEvals those of warmup (the
+	// first round's adaptation and every later round's); and
+	// SamplingGradEvals those of the sampling runs. Settings.MaxGradEvals
+	// bounds warmup and sampling, not the setup passes: their O(N) work is
+	// what a Model of N items asks for.
+	GradEvals, SetupGradEvals, WarmupGradEvals, SamplingGradEvals int64
+	// SetupPasses is the number of full passes over the data, summed over
+	// the chains, that warmup spent finding each chain's control-variate
+	// centre and its full gradient there (Adapted.SetupPasses per chain).
+	SetupPasses int
+	// Moments summarises every coordinate from the chains' running
+	// moments above DenseMax, where the chains may keep the draws of only
+	// some coordinates (Settings.DrawsMemory; Summary then covers
+	// those); nil up to DenseMax.
+	Moments *Moments
+}
