@@ -224,6 +224,10 @@ func sampleBadCases() []badCase {
 			run: isPanic(partial(model("lik", 400000), &Settings{Seed: 1, Chains: 1, Draws: 2000, PlainMinibatch: true}, SGLD{}, true), "Model.LogLikGrad"), substr: "sampling, step"},
 		{name: "Sample Model.LogLikGrad index out of range", child: true,
 			run: isPanic(sample(model("index", 0), few, nil), "Model.LogLikGrad"), substr: "index out of range"},
+		{name: "Sample LogDensity.LogPrior panics in the gradient check", child: true,
+			run: isPanic(sample(Problem{Model: panicDensity{newPanicModel("logprior", 0)}}, few, nil), "LogDensity.LogPrior"), substr: "gradient check: LogDensity.LogPrior panicked"},
+		{name: "Sample LogDensity.LogLik panics in the gradient check", child: true,
+			run: isPanic(sample(Problem{Model: panicDensity{newPanicModel("loglik", 0)}}, few, nil), "LogDensity.LogLik"), substr: "gradient check: LogDensity.LogLik panicked"},
 		{name: "Sample Model.LogPriorGrad panics", child: true,
 			run: isPanic(sample(model("prior", 0), few, nil), "Model.LogPriorGrad"), substr: "Model.LogPriorGrad panicked"},
 		{name: "Sample BatchModel.LogLikGradBatch panics", child: true,
@@ -402,3 +406,17 @@ func sgldOn2() sgmcmc.Sampler {
 type hugeLenModel struct{ hugeModel }
 
 func (hugeLenModel) Len() int { return 1 << 60 }
+
+// panicDensity is panicModel with a log density, which panics where
+// "logprior" or "loglik" says.
+type panicDensity struct{ panicModel }
+
+func (m panicDensity) LogPrior(th []float64) float64 {
+	m.hit("logprior")
+	return -(th[0]*th[0] + th[1]*th[1]) / 2
+}
+
+func (m panicDensity) LogLik(th []float64, i int) float64 {
+	m.hit("loglik")
+	return 0
+}

@@ -32,14 +32,21 @@ func (e *chainEnv) gradCheck(w *whitening) error {
 	d := e.d
 	idx := e.fixedIdx[:min(len(e.fixedIdx), gradCheckItems)]
 	scale := float64(e.N) / float64(len(idx))
-	u := func(th []float64) float64 {
+	lik := func(th []float64) float64 {
 		defer tag("LogDensity.LogLik")
-		e.tick(int64(len(idx)))
-		var lik float64
+		var s float64
 		for _, i := range idx {
-			lik += ld.LogLik(th, i)
+			s += ld.LogLik(th, i)
 		}
-		return -ld.LogPrior(th) - scale*lik
+		return s
+	}
+	prior := func(th []float64) float64 {
+		defer tag("LogDensity.LogPrior")
+		return ld.LogPrior(th)
+	}
+	u := func(th []float64) float64 {
+		e.tick(int64(len(idx)))
+		return -prior(th) - scale*lik(th)
 	}
 	grad := func(dst, th []float64) { e.fixedMB.GradOn(dst, th, idx) }
 	// sd[j]: the posterior sd of θ_j by the whitening, √(L Lᵀ)_jj.

@@ -141,8 +141,18 @@ func firstOrderAutocorr(eps float64) float64 {
 	return 2 / (eps * autocorrLowCurvature)
 }
 
-// checkRules validates a method's rules on d parameters before warmup.
+// validator is a Method of the package's whose settings Run checks
+// before any chain starts.
+type validator interface{ validate(d int) error }
+
+// checkRules validates a method's rules, and its settings when it is one
+// of the package's, on d parameters before warmup.
 func checkRules(m Method, d int) (Rules, error) {
+	if v, ok := m.(validator); ok {
+		if err := v.validate(d); err != nil {
+			return Rules{}, err
+		}
+	}
 	r := m.Rules(d)
 	if !(r.StepConstant > 0) || math.IsInf(r.StepConstant, 0) {
 		return r, valid.Errorf(sgmcmc.ErrRange, "Sample: method %s: StepConstant = %v, want positive and finite", m.Name(), r.StepConstant)

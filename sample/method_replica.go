@@ -131,18 +131,18 @@ func (m ReplicaExchange) swapEvery(a *Adapted) int {
 // which Run supplies from a Model implementing LogDensity
 // (NewPotentialSampler).
 func (m ReplicaExchange) NewSampler(g sgmcmc.Gradient, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error) {
-	return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchangeMethod: the exchanges need the potential's values: run it by Sample on a Model implementing LogDensity, or call NewPotentialSampler")
+	return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchange: the exchanges need the potential's values: run it by Sample on a Model implementing LogDensity, or call NewPotentialSampler")
 }
 
 // ladder returns the temperatures for dimension d.
 func (m ReplicaExchange) ladder(d int) ([]float64, error) {
 	tmax := orDefault(m.MaxTemperature, replicaMaxTemp)
 	if !(tmax > 1) || math.IsInf(tmax, 0) {
-		return nil, valid.Errorf(sgmcmc.ErrRange, "ReplicaExchangeMethod: MaxTemperature = %v, want finite and > 1", tmax)
+		return nil, valid.Errorf(sgmcmc.ErrRange, "ReplicaExchange: MaxTemperature = %v, want finite and > 1", tmax)
 	}
 	k := m.Replicas
-	if k < 0 || k == 1 {
-		return nil, valid.Errorf(sgmcmc.ErrRange, "ReplicaExchangeMethod: Replicas = %d, want ≥ 2 (0 for the default)", k)
+	if k < 0 || k == 1 || k > replicaMax {
+		return nil, valid.Errorf(sgmcmc.ErrRange, "ReplicaExchange: Replicas = %d, want in [2, %d] (0 for the default)", k, replicaMax)
 	}
 	if k == 0 {
 		r := 1 + replicaGap/math.Sqrt(float64(max(d, 1)))
@@ -163,7 +163,7 @@ func (m ReplicaExchange) ladder(d int) ([]float64, error) {
 // NewSampler with a tempered copy of a.
 func (m ReplicaExchange) NewPotentialSampler(g sgmcmc.Gradient, u func(z []float64) float64, z0 []float64, src rand.Source, a *Adapted) (sgmcmc.Sampler, error) {
 	if g == nil || u == nil || a == nil || src == nil {
-		return nil, valid.Errorf(sgmcmc.ErrNil, "ReplicaExchangeMethod: nil gradient, potential, settings or source")
+		return nil, valid.Errorf(sgmcmc.ErrNil, "ReplicaExchange: nil gradient, potential, settings or source")
 	}
 	d := len(z0)
 	ts, err := m.ladder(d)
@@ -172,7 +172,7 @@ func (m ReplicaExchange) NewPotentialSampler(g sgmcmc.Gradient, u func(z []float
 	}
 	swap := m.SwapEvery
 	if swap < 0 {
-		return nil, valid.Errorf(sgmcmc.ErrRange, "ReplicaExchangeMethod: SwapEvery = %d, want ≥ 0", swap)
+		return nil, valid.Errorf(sgmcmc.ErrRange, "ReplicaExchange: SwapEvery = %d, want ≥ 0", swap)
 	}
 	if swap == 0 {
 		swap = m.swapEvery(a)
@@ -180,7 +180,7 @@ func (m ReplicaExchange) NewPotentialSampler(g sgmcmc.Gradient, u func(z []float
 	b := m.base()
 	rules := b.Rules(d)
 	if rules.Momentum {
-		return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchangeMethod: Base %s has a momentum, which an exchange of positions leaves inconsistent with the new position (biased draws): use a first-order method such as SGLDMethod", b.Name())
+		return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchange: Base %s has a momentum, which an exchange of positions leaves inconsistent with the new position (biased draws): use a first-order method such as SGLD", b.Name())
 	}
 	rs := &replicaSampler{temps: ts, u: u, swapEvery: swap, d: d,
 		walker: make([]int, len(ts)), end: make([]int8, len(ts)),
@@ -198,11 +198,11 @@ func (m ReplicaExchange) NewPotentialSampler(g sgmcmc.Gradient, u func(z []float
 		}
 		smp, err := b.NewSampler(sg, z0, rand.NewPCG(rng.Uint64(), rng.Uint64()), &ak)
 		if err != nil {
-			return nil, fmt.Errorf("ReplicaExchangeMethod: replica %d (T = %.3g): %w", k, t, err)
+			return nil, fmt.Errorf("ReplicaExchange: replica %d (T = %.3g): %w", k, t, err)
 		}
 		rec, ok := smp.(*sgmcmc.Recipe)
 		if !ok {
-			return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchangeMethod: Base %s's sampler (%T) cannot exchange positions: use SGLDMethod, SGHMCMethod or SGNHTMethod", b.Name(), smp)
+			return nil, valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchange: Base %s's sampler (%T) cannot exchange positions: use SGLD, SGHMC or SGNHT", b.Name(), smp)
 		}
 		rs.reps = append(rs.reps, rec)
 		rs.epsScale = append(rs.epsScale, t)
@@ -321,7 +321,7 @@ func (r *replicaSampler) warnings() []string {
 		}
 	}
 	if at >= 0 && worst < replicaMinAccept {
-		ws = append(ws, fmt.Sprintf("replica exchange: exchanges between temperatures %.3g and %.3g were accepted %.1f%% of the time (below %.0f%%): the ladder has a gap, so modes found by the hot replicas may not reach the posterior's; raise ReplicaExchangeMethod.Replicas", r.temps[at], r.temps[at+1], 100*worst, 100*replicaMinAccept))
+		ws = append(ws, fmt.Sprintf("replica exchange: exchanges between temperatures %.3g and %.3g were accepted %.1f%% of the time (below %.0f%%): the ladder has a gap, so modes found by the hot replicas may not reach the posterior's; raise ReplicaExchange.Replicas", r.temps[at], r.temps[at+1], 100*worst, 100*replicaMinAccept))
 	}
 	if r.trips < replicaMinTrips {
 		ws = append(ws, fmt.Sprintf("replica exchange: only %d round trips between the coldest and the hottest temperature (want %d per chain): the modes' relative weights rest on few crossings; run longer (more Draws)", r.trips, replicaMinTrips))
@@ -352,4 +352,19 @@ func (e *chainEnv) potentialSampler(pm PotentialMethod, aff *sgmcmc.Affine, a *A
 	}
 	src := rand.NewPCG(a.SamplerSeed[0], a.SamplerSeed[1])
 	return pm.NewPotentialSampler(aff, u, a.start(), src, a)
+}
+
+// validate checks the method's settings in d dimensions before any chain
+// starts: the ladder, the swap interval and the base method.
+func (m ReplicaExchange) validate(d int) error {
+	if _, err := m.ladder(d); err != nil {
+		return err
+	}
+	if m.SwapEvery < 0 {
+		return valid.Errorf(sgmcmc.ErrRange, "ReplicaExchange: SwapEvery = %d, want ≥ 0", m.SwapEvery)
+	}
+	if m.base().Rules(d).Momentum {
+		return valid.Errorf(sgmcmc.ErrUnsupported, "ReplicaExchange: Base %s has a momentum, which an exchange of positions leaves inconsistent with the new position (biased draws): use a first-order method such as SGLD", m.base().Name())
+	}
+	return nil
 }

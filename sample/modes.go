@@ -101,7 +101,7 @@ func modeWarning(r *Result, ids []int, m sgmcmc.Model) []Warning {
 		}
 	}
 	parts := g.describe(cs, ids, m, func(k int) []float64 { return med[k] }, "at its medians")
-	return []Warning{runWarning(Modes, "", "the chains settled in %d separate places — %s — each at least %.0f of its own standard deviations from the others along some parameter: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with ReplicaExchangeMethod",
+	return []Warning{runWarning(Modes, "", "the chains settled in %d separate places — %s — each at least %.0f of its own standard deviations from the others along some parameter: separate modes, or parts of the posterior between which the chains do not move within the run; the draws weigh them by how many chains found them, not by their posterior mass; run more chains to see how many there are, or sample with ReplicaExchange",
 		len(g.roots), strings.Join(parts, "; "), closest)}
 }
 
@@ -181,7 +181,7 @@ func warmupModeWarning(outs []chainOut, ids []int, m sgmcmc.Model) []Warning {
 		return nil
 	}
 	parts := g.describe(cs, ids, m, func(k int) []float64 { return outs[cs[k]].settled }, "there")
-	return []Warning{runWarning(Modes, "", "the chains' warmups settled in %d separate modes — %s — each outside the others' local Gaussian approximations: the posterior has several modes, and each chain samples the one it started in; the draws weigh them by how many chains found them, not by their posterior mass, whatever R̂ says; sample with ReplicaExchangeMethod, or run more chains from dispersed starts to see how many modes there are",
+	return []Warning{runWarning(Modes, "", "the chains' warmups settled in %d separate modes — %s — each outside the others' local Gaussian approximations: the posterior has several modes, and each chain samples the one it started in; the draws weigh them by how many chains found them, not by their posterior mass, whatever R̂ says; sample with ReplicaExchange, or run more chains from dispersed starts to see how many modes there are",
 		len(g.roots), strings.Join(parts, "; "))}
 }
 

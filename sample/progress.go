@@ -20,31 +20,51 @@ import (
 // chain's phase is its index here, len(warmupPhases) once sampling.
 var warmupPhases = []string{"setup", "Newton", "gradient check", "control-variate centre", "Langevin windows", "step size", "batch size and noise", "method's adaptation"}
 
-// sampleProgress reports a Run's progress to a writer every
-// interval: during warmup, each chain's phase and an estimate of the time
-// warmup has left (from the share of phases done, the phases taking
-// comparable time); during sampling, the steps done of the steps the
-// adapted runs will take, the rate, and the time left.
+// sampleProgress reports a Run's progress to the user's writer every
+// interval: during warmup, which chains run and in which phase, which wait
+// for a core, and an estimate of the time warmup has left from the
+// warmups already done (none before one is); during sampling, the steps
+// done of the steps the adapted runs will take, the rate, and the time
+// left.
+//
+// The writer is user code: it is called on a goroutine of its own, so
+// that a writer that blocks never blocks sampling or cancellation (a
+// line it cannot take is dropped and counted; Run waits for it at most
+// progressDrain at the end), and a panic in it is recovered into a
+// *PanicError naming it, which Run returns with its complete Result.
 type sampleProgress struct {
-	w      io.Writer
-	every  time.Duration
-	start  time.Time
-	phase  []atomic.Int32 // per chain: index in warmupPhases, or len for sampling, len+1 done
-	done   []atomic.Int64 // per chain: sampling steps done
-	total  []atomic.Int64 // per chain: sampling steps, once known
-	sample atomic.Int64   // time sampling began (since start), 0 before
-	ids    []int          // the chains' numbers
-	stop   chan struct{}
-	wg     sync.WaitGroup
+	every     time.Duration
+	start     time.Time
+	phase     []atomic.Int32 // per chain: -1 waiting, an index in warmupPhases, len for sampling, len+1 done
+	began     []atomic.Int64 // per chain: when its warmup began (since start)
+	warmTook  []atomic.Int64 // per chain: how long its warmup took, 0 before it ended
+	done      []atomic.Int64 // per chain: sampling steps done
+	total     []atomic.Int64 // per chain: sampling steps, once known
+	sample    atomic.Int64   // time sampling began (since start), 0 before
+	ids       []int          // the chains' numbers
+	slots     int            // chains that run at once
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	lines     chan string   // to the writer's goroutine
+	wrote     chan struct{} // closed when the writer's goroutine returns
+	dropped   atomic.Int64  // lines the writer could not take
+	panicked  atomic.Pointer[sgmcmc.PanicError]
+	closeOnce sync.Once
 }
 
-func newSampleProgress(w io.Writer, every time.Duration, ids []int) *sampleProgress {
+func newSampleProgress(w io.Writer, every time.Duration, ids []int, slots int) *sampleProgress {
 	chains := len(ids)
-	if every <= 0 {
+	if every == 0 {
 		every = 10 * time.Second
 	}
-	p := &sampleProgress{w: w, every: every, start: time.Now(), phase: make([]atomic.Int32, chains),
-		done: make([]atomic.Int64, chains), total: make([]atomic.Int64, chains), ids: ids, stop: make(chan struct{})}
+	p := &sampleProgress{every: every, start: time.Now(), phase: make([]atomic.Int32, chains),
+		began: make([]atomic.Int64, chains), warmTook: make([]atomic.Int64, chains),
+		done: make([]atomic.Int64, chains), total: make([]atomic.Int64, chains), ids: ids, slots: max(1, slots),
+		stop: make(chan struct{}), lines: make(chan string, progressQueue), wrote: make(chan struct{})}
+	for k := range p.phase {
+		p.phase[k].Store(-1)
+	}
+	go p.write(w)
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -62,10 +82,44 @@ func newSampleProgress(w io.Writer, every time.Duration, ids []int) *sampleProgr
 	return p
 }
 
+// write hands the lines to w, recovering a panic in it; after a panic the
+// lines are dropped.
+func (p *sampleProgress) write(w io.Writer) {
+	defer close(p.wrote)
+	defer func() {
+		if v := recover(); v != nil {
+			e := asPanic(v, "Settings.Progress (the progress writer's Write)")
+			e.Phase = "progress report"
+			p.panicked.Store(e)
+			for range p.lines {
+				p.dropped.Add(1)
+			}
+		}
+	}()
+	for l := range p.lines {
+		io.WriteString(w, l)
+	}
+}
+
+// emit queues a line for the writer, or drops it if the writer is behind.
+func (p *sampleProgress) emit(l string) {
+	if n := p.dropped.Load(); n > 0 {
+		l = strings.TrimSuffix(l, "\n") + fmt.Sprintf(" (%d lines dropped so far: the writer was slow)\n", n)
+	}
+	select {
+	case p.lines <- l:
+	default:
+		p.dropped.Add(1)
+	}
+}
+
 // setPhase records chain k's phase (an index in warmupPhases).
 func (p *sampleProgress) setPhase(k, phase int) {
-	if p != nil {
-		p.phase[k].Store(int32(phase))
+	if p == nil {
+		return
+	}
+	if p.phase[k].Swap(int32(phase)) < 0 {
+		p.began[k].Store(int64(time.Since(p.start)))
 	}
 }
 
@@ -78,6 +132,7 @@ func (p *sampleProgress) sampling(k int, total int, user func(sgmcmc.StepInfo) e
 	p.total[k].Store(int64(total))
 	p.done[k].Store(0) // a new round (rounds.go) starts again
 	p.phase[k].Store(int32(len(warmupPhases)))
+	p.warmTook[k].CompareAndSwap(0, int64(max(time.Since(p.start)-time.Duration(p.began[k].Load()), 1)))
 	p.sample.CompareAndSwap(0, int64(time.Since(p.start)))
 	return func(si sgmcmc.StepInfo) error {
 		if si.T%progressEvery == 0 {
@@ -104,50 +159,95 @@ func (p *sampleProgress) finish(k int) {
 	}
 }
 
-// close stops the reports, after a last one.
-func (p *sampleProgress) close() {
+// close stops the reports after a last one, waits at most progressDrain
+// for the writer, and returns the writer's panic, if it panicked.
+func (p *sampleProgress) close() error {
 	if p == nil {
-		return
+		return nil
 	}
-	close(p.stop)
-	p.wg.Wait()
-	p.report()
+	p.closeOnce.Do(func() {
+		close(p.stop)
+		p.wg.Wait()
+		p.report()
+		close(p.lines)
+	})
+	select {
+	case <-p.wrote:
+	case <-time.After(progressDrain):
+	}
+	if e := p.panicked.Load(); e != nil {
+		return e
+	}
+	return nil
 }
 
-// report writes one line.
+// report queues one line.
 func (p *sampleProgress) report() {
 	elapsed := time.Since(p.start)
 	nw := len(warmupPhases)
-	var warm []string
-	var phasesDone, done, total int64
+	var warm, wait []string
+	var done, total int64
+	var took time.Duration
+	var tookN int
+	for k := range p.phase {
+		if t := p.warmTook[k].Load(); t > 0 {
+			took += time.Duration(t)
+			tookN++
+		}
+	}
+	var mean time.Duration
+	if tookN > 0 {
+		mean = took / time.Duration(tookN)
+	}
+	var left time.Duration // the running warmups' longest expected remainder
 	for k := range p.phase {
 		ph := int(p.phase[k].Load())
 		switch {
+		case ph < 0:
+			wait = append(wait, fmt.Sprint(p.ids[k]))
 		case ph < nw:
 			warm = append(warm, fmt.Sprintf("chain %d %s", p.ids[k], warmupPhases[ph]))
-			phasesDone += int64(ph)
+			left = max(left, mean-(elapsed-time.Duration(p.began[k].Load())))
 		default:
-			phasesDone += int64(nw)
 			done += min(p.done[k].Load(), p.total[k].Load())
 			total += p.total[k].Load()
 		}
 	}
-	if len(warm) > 0 {
-		f := float64(phasesDone) / float64(nw*len(p.phase))
-		eta := "unknown"
-		if f > 0 {
-			eta = (time.Duration(float64(elapsed) * (1 - f) / f)).Round(time.Second).String()
+	if len(warm) > 0 || len(wait) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "sgmcmc: warmup, elapsed %v: %s", elapsed.Round(time.Second), strings.Join(warm, ", "))
+		if len(wait) > 0 {
+			fmt.Fprintf(&b, "; chains %s wait for a core", strings.Join(wait, ", "))
 		}
-		fmt.Fprintf(p.w, "sgmcmc: warmup (%s), %.0f%% of the phases done, elapsed %v, warmup ETA ≈ %s\n",
-			strings.Join(warm, ", "), 100*f, elapsed.Round(time.Second), eta)
+		if mean > 0 {
+			// The waiting chains run on the cores the running ones free,
+			// each about as long as the warmups measured so far.
+			eta := left + time.Duration((len(wait)+p.slots-1)/p.slots)*mean
+			fmt.Fprintf(&b, "; warmup ETA ≈ %v (%d warmups done, %v each on average)", eta.Round(time.Second), tookN, mean.Round(time.Second))
+		} else {
+			b.WriteString("; no ETA until a chain's warmup ends")
+		}
+		if total > 0 {
+			fmt.Fprintf(&b, "; sampling %d/%d steps", done, total)
+		}
+		b.WriteString("\n")
+		p.emit(b.String())
 		return
 	}
 	since := elapsed - time.Duration(p.sample.Load())
 	rate := float64(done) / since.Seconds()
-	left := "unknown"
+	eta := "unknown"
 	if rate > 0 {
-		left = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
+		eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "sgmcmc: sampling, %d/%d steps (%.1f%%), %.4g steps/s, elapsed %v, ETA %s\n",
-		done, total, 100*float64(done)/float64(max(total, 1)), rate, elapsed.Round(time.Second), left)
+	p.emit(fmt.Sprintf("sgmcmc: sampling, %d/%d steps (%.1f%%), %.4g steps/s, elapsed %v, ETA %s\n",
+		done, total, 100*float64(done)/float64(max(total, 1)), rate, elapsed.Round(time.Second), eta))
 }
+
+// progressQueue is how many lines may wait for a slow writer before
+// lines are dropped; progressDrain how long Run waits for the writer at
+// the end.
+const (
+	progressQueue = 16
+	progressDrain = time.Second
+)

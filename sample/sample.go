@@ -108,7 +108,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 	res := &Result{Method: name, Temperature: s.Temperature, Chains: make([]*sgmcmc.Chain, len(ids)), Adapted: make([]Adapted, len(ids)), Rounds: make([][]Round, len(ids))}
 	var prog *sampleProgress
 	if s.Progress != nil {
-		prog = newSampleProgress(s.Progress, s.ProgressEvery, ids)
+		prog = newSampleProgress(s.Progress, s.ProgressEvery, ids, runtime.GOMAXPROCS(0))
 	}
 	outs := make([]chainOut, len(ids))
 	errs := make([]error, len(ids))
@@ -117,7 +117,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		outs[i], errs[i] = sampleChain(ctx, ids[i], p, theta0, s, method, rules, prog, i)
 	})
 	join(ctx, outs, errs, p.Model, s, sem)
-	prog.close()
+	progErr := prog.close()
 	var firstErr error
 	var moms []*chainMoments
 	res.Errors = make([]error, len(ids))
@@ -181,6 +181,11 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 	err = res.summarise(p.Names, s, ids, firstErr, failed)
 	res.Warnings = append(res.Warnings, warmupModeWarning(outs, ids, p.Model)...)
 	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
+	if err == nil && progErr != nil {
+		// The progress writer panicked: the run is complete, and the
+		// error says so.
+		err = progErr
+	}
 	return res, err
 }
 

@@ -109,13 +109,18 @@ type Settings struct {
 	// running for hours. Zero means 5·10⁸ per chain; negative means no
 	// bound.
 	MaxGradEvals int64
-	// Progress, if not nil, receives a line every ProgressEvery (zero
-	// means 10 s) and one at the end: during warmup each chain's phase and
-	// an estimate of the time warmup has left, during sampling the steps
-	// done of the steps the adapted chains will take, the rate and the time
-	// left. Write errors are ignored.
+	// Progress, if not nil, receives a line every ProgressEvery and one at
+	// the end: during warmup which chains run, in which phase, which wait
+	// for a core, and once a warmup has ended an estimate of the time
+	// warmup has left; during sampling the steps done of the steps the
+	// adapted chains will take, the rate and the time left. It is written
+	// from a goroutine of its own: a writer that blocks drops lines (the
+	// next line counts them) but never holds up sampling or cancellation;
+	// write errors are ignored, and a panic in Write is recovered and
+	// returned by Run, as a *PanicError, with its complete Result.
 	Progress io.Writer
-	// ProgressEvery is the interval between Progress reports.
+	// ProgressEvery is the interval between Progress reports, positive;
+	// zero means 10 s.
 	ProgressEvery time.Duration
 	// Temperature T samples π(θ)^{1/T}, a cold (T < 1) or warm (T > 1)
 	// posterior, a documented choice that draws no warning: warmup, the
@@ -305,6 +310,12 @@ func sampleDefaults(p Problem, theta0 []float64, settings *Settings) (*Settings,
 	}
 	if s.Chains > maxChains || s.Draws > maxDraws {
 		return nil, valid.Errorf(sgmcmc.ErrRange, "Sample: Chains = %d, Draws = %d: want at most %d chains and %d draws", s.Chains, s.Draws, maxChains, maxDraws)
+	}
+	if s.ProgressEvery < 0 {
+		return nil, valid.Errorf(sgmcmc.ErrRange, "Sample: ProgressEvery = %v, want positive (0 means 10 s)", s.ProgressEvery)
+	}
+	if s.Progress != nil && valid.IsNil(s.Progress) {
+		return nil, valid.Errorf(sgmcmc.ErrNil, "Sample: Progress is a nil %T", s.Progress)
 	}
 	if !(s.MaxHeat >= 0) || math.IsInf(s.MaxHeat, 0) || !(s.StartScale >= 0) || math.IsInf(s.StartScale, 0) {
 		return nil, valid.Errorf(sgmcmc.ErrRange, "Sample: MaxHeat = %v, StartScale = %v: want finite and ≥ 0", s.MaxHeat, s.StartScale)
