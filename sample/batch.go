@@ -211,7 +211,7 @@ func (e *chainEnv) probe(sampling func(int) (sgmcmc.Gradient, error), n int, w *
 		v = meanSym(sum)
 	}
 	if !v.finite() {
-		return sym{}, valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite")
+		return sym{}, valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: the gradient-noise estimate is not finite%s", e.blame(w.shift))
 	}
 	return v, nil
 }

@@ -26,7 +26,7 @@ func (e *chainEnv) fault(w *whitening, what string) error {
 	g := make([]float64, e.d)
 	e.fixed.Grad(g, w.shift)
 	if i := valid.FirstNonFinite(g); i >= 0 {
-		return valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: the gradient is %v at coordinate %d of θ = %s", g[i], i, brief(w.shift))
+		return valid.Errorf(sgmcmc.ErrNonFinite, "Sample: warmup: the gradient is %v in %s at θ = %s%s", g[i], e.param(i), brief(w.shift), e.blame(w.shift))
 	}
 	j := 0
 	for i, v := range g {
@@ -121,4 +121,37 @@ func protect(fn string, f func() error) (err error) {
 		}
 	}()
 	return f()
+}
+
+// param names parameter j for a message: by the Problem's name with its
+// index, or by its index, said to be 0-based.
+func (e *chainEnv) param(j int) string {
+	if e.names != nil && j < len(e.names) {
+		return fmt.Sprintf("parameter %s (index %d)", e.names[j], j)
+	}
+	return fmt.Sprintf("parameter %d (0-based)", j)
+}
+
+// blame finds, for a Model, the term whose gradient is not finite at θ —
+// the prior's, or the first datum's in order, by a pass over the data on
+// this failure path only — and says so in words for an error message
+// (beginning "; "); "" if every term is finite there, or without a Model.
+func (e *chainEnv) blame(theta []float64) string {
+	m := e.rawModel
+	if m == nil || len(theta) != e.d {
+		return ""
+	}
+	g := make([]float64, e.d)
+	m.LogPriorGrad(g, theta)
+	if j := valid.FirstNonFinite(g); j >= 0 {
+		return fmt.Sprintf("; the prior's gradient (LogPriorGrad) is %v in %s there: the prior, not the data", g[j], e.param(j))
+	}
+	for i := range m.Len() {
+		clear(g)
+		m.LogLikGrad(g, theta, i, 1)
+		if j := valid.FirstNonFinite(g); j >= 0 {
+			return fmt.Sprintf("; the likelihood gradient of data item %d (0-based) is %v in %s there: is that datum NaN or infinite, or does its likelihood overflow?", i, g[j], e.param(j))
+		}
+	}
+	return ""
 }
