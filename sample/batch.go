@@ -43,7 +43,7 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r Rules, s *Settings) e
 		}
 		if cvCost*e.batchFor(noiseOf(vc, w).worstQ, nc, a.Eps, r, s) < e.batchFor(noiseOf(vp, w).worstQ, nc, a.Eps, r, s) {
 			e.sampling, n0, v0 = e.cvSampling, nc, &vc
-			a.Center, a.CenterGrad = e.center, e.cgrad
+			a.Center, a.CenterGrad, a.CenterStep = e.center, e.cgrad, e.centreStep
 		}
 		a.SetupPasses = e.passes
 	}

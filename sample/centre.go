@@ -31,7 +31,7 @@ import (
 // noise probe decides whether it is worth using.
 func (e *chainEnv) centre(w *whitening, hs []sym) error {
 	d := e.d
-	e.centred = false
+	e.centred, e.centreStep = false, math.Inf(1)
 	inv, ok := meanInverse(hs)
 	if !ok {
 		return nil // no usable curvature: plain minibatches
@@ -77,7 +77,8 @@ func (e *chainEnv) centre(w *whitening, hs []sym) error {
 			return nil // not finite at the warmup's end: plain minibatches
 		}
 		inv.mulVec(step, bestG)
-		if scale*floats.Norm(step, 2) <= centreTol {
+		e.centreStep = scale * floats.Norm(step, 2)
+		if e.centreStep <= centreTol {
 			e.centred = true
 			break
 		}

@@ -165,7 +165,8 @@ type chainEnv struct {
 	counted       sgmcmc.Model
 	center, cgrad []float64
 	passes        int
-	centred       bool // the last centre search converged
+	centred       bool    // the last centre search converged
+	centreStep    float64 // its last Newton step's length, in whitened units
 	// The fixed batch and the user's model, for the gradient check.
 	fixedMB  *sgmcmc.Minibatch
 	fixedIdx []int

@@ -98,8 +98,17 @@ func (cr *chainRun) record(out *chainOut, before int64, th *sgmcmc.Chain, as ass
 	if th != nil {
 		n = th.Len()
 	}
+	found := as.found
+	if a := &out.adapted; a.Center != nil && a.CenterStep > centreTol {
+		// A setup that did not reach what it set out to is never silent.
+		c := fmt.Sprintf("the control variate's centre search stopped about %.3g posterior sds from the mode, after %d full passes (doc/adaptation.md §2.3)", a.CenterStep, a.SetupPasses)
+		if found != "" {
+			c = "; " + c
+		}
+		found += c
+	}
 	out.rounds = append(out.rounds, Round{Settings: out.adapted, Draws: n, GradEvals: cr.e.count - before,
-		MinESS: as.ess, Fits: as.fits, Found: as.found, Decision: d, Reason: reason})
+		MinESS: as.ess, Fits: as.fits, Found: found, Decision: d, Reason: reason})
 }
 
 // assessment is what the assessment of a round's draws found (drawsFit).

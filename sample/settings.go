@@ -195,6 +195,14 @@ type Adapted struct {
 	// full-data log-likelihood gradient Σ_i ∇log p(x_i | θ̂) there, in θ;
 	// nil when the chain samples with plain minibatches.
 	Center, CenterGrad []float64
+	// CenterStep is the length, in posterior standard deviations (the
+	// warmup's whitened units), of the centre search's last Newton step
+	// from Center: about Center's distance from the full-data mode. At
+	// most 0.01 the search converged (doc/adaptation.md §2.3); above it,
+	// the search stopped at its cap of full passes and Center is its best
+	// point, not the mode: the control variate stays unbiased, but its
+	// noise was probed around a point off the mode.
+	CenterStep float64
 	// SetupPasses is the number of full passes over the data this chain's
 	// warmup made to find Center.
 	SetupPasses int
