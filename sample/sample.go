@@ -30,15 +30,17 @@ import (
 // Each chain c draws everything from rng.ChainSource(s.Seed, c), so the result
 // is the same for any GOMAXPROCS. At most GOMAXPROCS chains run at once.
 //
-// A run that stops early — ctx cancelled (warmup looks at it every few
-// hundred gradient evaluations), the Callback returning ErrStop or an
-// error, a chain failing, or a panic in user code (Model, Gradient,
-// Callback, Method), which Run recovers into a *PanicError naming the
-// function, the phase and the step — returns a partial *Result, with the
-// draws each chain kept, their summary and warnings and first a warning
-// saying why the run stopped, together with an error wrapping the cause
-// (a *ChainError naming the chain, or ctx's error). stop.go states
-// the contract in full. Before any chain starts, a run whose draws and
+// A chain that fails — a divergence, a non-finite gradient, a panic in
+// user code (Model, Gradient, Method), which Run recovers into a
+// *PanicError naming the function, the phase and the step — stops alone:
+// the others run to the end, Result.Errors keeps its *ChainError, the
+// summary leaves it out and a Failed warning names it; Run returns an
+// error only when no other chain has draws. A run that stops early — ctx
+// cancelled (warmup looks at it every few hundred gradient evaluations)
+// or the Callback returning ErrStop or an error — returns a partial
+// *Result, with the draws each chain kept, their summary and warnings and
+// first a Stopped warning saying why, together with an error wrapping the
+// cause. stop.go states the contract in full. Before any chain starts, a run whose draws and
 // warmup matrices would not fit in Settings.MemoryLimit is refused.
 //
 // Warmup (P0–P7, doc.go): (P1) from the start, trust-region Newton steps
