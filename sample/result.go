@@ -36,9 +36,10 @@ type Result struct {
 	Summary diagnostics.Table
 	// Warnings say, in words, why the draws may not be trusted, each of a
 	// WarningKind (doc/adaptation.md §11 lists the tests that raise them:
-	// an early stop, R̂, ESS, divergences, heat, noise, flat curvature,
-	// draws beyond the preconditioner, separate modes, replica exchange's
-	// ladder). Empty means none of these was seen.
+	// an early stop, failed chains, R̂, ESS, divergences, heat, noise,
+	// flat curvature, draws beyond the preconditioner, separate modes,
+	// replica exchange's ladder). Empty means none of these was seen; it
+	// prints one warning a line.
 	Warnings Warnings
 	// Divergences is the number of divergent transitions while sampling.
 	Divergences int
@@ -46,8 +47,9 @@ type Result struct {
 	// evaluations for a Model (calls to Grad for a Gradient), the sum of
 	// its three parts. SetupGradEvals are those of the setup passes, N
 	// per full pass over the data; WarmupGradEvals those of warmup (the
-	// first round's adaptation and every later round's); and
-	// SamplingGradEvals those of the sampling runs. Settings.MaxGradEvals
+	// first round's adaptation, and every later round's with the runs
+	// before it); and SamplingGradEvals those of each chain's last
+	// sampling run, whose draws Chains holds. Settings.MaxGradEvals
 	// bounds warmup and sampling, not the setup passes: their O(N) work is
 	// what a Model of N items asks for.
 	GradEvals, SetupGradEvals, WarmupGradEvals, SamplingGradEvals int64
