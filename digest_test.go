@@ -5,9 +5,6 @@
 package sgmcmc
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -19,24 +16,6 @@ import (
 // named samplers' digests stay fixed for the whole round (new integrators
 // and the temperature are opt-in); a change that alters a chain on purpose
 // updates its digest in the same commit and says why.
-
-// chainDigest hashes the IEEE bits of every float of draws, in order, then
-// the integers extra.
-func chainDigest(draws [][]float64, extra ...int) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, x := range draws {
-		for _, v := range x {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-			h.Write(b[:])
-		}
-	}
-	for _, v := range extra {
-		binary.LittleEndian.PutUint64(b[:], uint64(v))
-		h.Write(b[:])
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
 
 // digestCases are the named samplers in their main configurations.
 func digestCases() []struct {

@@ -68,4 +68,5 @@ type (
 var (
 	testGrad      = testmodel.Grad
 	newLogitModel = testmodel.NewLogit
+	chainDigest   = testmodel.ChainDigest
 )

@@ -6,34 +6,12 @@ package sample
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"math"
 	"testing"
 )
 
 // The digests below pin the chains Run draws: a refactor must leave every
 // chain bit-identical; a change that alters a chain on purpose updates its
 // digest in the same commit and says why.
-
-// chainDigest hashes the IEEE bits of every float of draws, in order, then
-// the integers extra.
-func chainDigest(draws [][]float64, extra ...int) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, x := range draws {
-		for _, v := range x {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-			h.Write(b[:])
-		}
-	}
-	for _, v := range extra {
-		binary.LittleEndian.PutUint64(b[:], uint64(v))
-		h.Write(b[:])
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
 
 // sampleCVDigests pin Run's draws with control variates (the default
 // since the scale issue added them). The first-order methods' (SGLD,

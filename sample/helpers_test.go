@@ -16,4 +16,5 @@ type (
 var (
 	testGrad      = testmodel.Grad
 	newLogitModel = testmodel.NewLogit
+	chainDigest   = testmodel.ChainDigest
 )

@@ -5,10 +5,15 @@
 // Package testmodel holds the small models the tests of package sgmcmc and
 // package sample share: a two-parameter Gaussian (Test), a three-parameter
 // one whose items' gradients differ (Ck), a logistic regression (Logit,
-// BatchLogit) and a deterministic nonlinear gradient (Grad).
+// BatchLogit), a deterministic nonlinear gradient (Grad), a model with a
+// planted gradient fault (WrongGrad) and the digest that pins chains
+// (ChainDigest).
 package testmodel
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"math/rand/v2"
 )
@@ -191,4 +196,22 @@ func (m *WrongGrad) LogLikGrad(dst, th []float64, i int, scale float64) {
 	default:
 		m.LDModel.LogLikGrad(dst, th, i, scale)
 	}
+}
+
+// ChainDigest hashes the IEEE bits of every float of draws, in order, then
+// the integers extra.
+func ChainDigest(draws [][]float64, extra ...int) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, x := range draws {
+		for _, v := range x {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
+	}
+	for _, v := range extra {
+		binary.LittleEndian.PutUint64(b[:], uint64(v))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
