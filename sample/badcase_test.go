@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/internal/badinput"
 )
 
 // The bad-input catalogue's machinery, as the root package's tests have it
@@ -35,16 +36,11 @@ type badCase struct {
 }
 
 // outcome classifies a case for the closing counts.
-func (c badCase) outcome() string {
-	switch {
-	case c.defined:
-		return "documented defined value"
-	case c.step && c.want != nil:
-		return "*StepError wrapping " + sentinelName(c.want)
-	case c.step:
-		return "*StepError"
-	}
-	return "error wrapping " + sentinelName(c.want)
+func (c badCase) outcome() string { return c.spec().Outcome(sentinelName) }
+
+// spec is the case as the shared machinery reads it.
+func (c badCase) spec() badinput.Case {
+	return badinput.Case{Run: c.run, Want: c.want, Step: c.step, Defined: c.defined, Substr: c.substr}
 }
 
 func sentinelName(err error) string {
@@ -89,43 +85,14 @@ func TestBadInputSample(t *testing.T) {
 }
 
 // subtestName makes a case's name a subtest name one level deep.
-func subtestName(name string) string { return strings.ReplaceAll(name, "/", "∕") }
+func subtestName(name string) string { return badinput.SubtestName(name) }
 
 // check runs the case and reports an outcome other than its documented one.
 func (c badCase) check(t *testing.T) {
-	err := func() (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("panic: %v", p)
-			}
-		}()
-		return c.run()
-	}()
-	t.Log(err)
-	switch {
-	case err != nil && strings.HasPrefix(err.Error(), "panic: "):
-		t.Fatal(err)
-	case c.defined:
-		if err != nil {
-			t.Fatal(err)
-		}
-		return
-	case err == nil:
-		t.Fatalf("no error, want %s", c.outcome())
-	}
-	if c.want != nil && !errors.Is(err, c.want) {
-		t.Errorf("err = %v, want %s", err, c.outcome())
-	}
-	var se *sgmcmc.StepError
-	if c.step && !errors.As(err, &se) {
-		t.Errorf("err = %v (%T), want a *StepError", err, err)
-	}
-	if c.substr != "" && !strings.Contains(err.Error(), c.substr) {
-		t.Errorf("err = %v, want a message containing %q", err, c.substr)
-	}
-	if !strings.HasPrefix(err.Error(), "sgmcmc: ") {
-		t.Errorf("message %q does not start with \"sgmcmc: \"", err)
-	}
+	c.spec().Check(t, func(err error) bool {
+		var se *sgmcmc.StepError
+		return errors.As(err, &se)
+	}, sentinelName)
 }
 
 // badInputChildEnv names the case a child process runs (runInChild).
