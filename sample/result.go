@@ -63,3 +63,17 @@ type Result struct {
 	// those); nil up to DenseMax.
 	Moments *Moments
 }
+
+// Finished returns the chains that ran to the end of their sampling run,
+// in order: those without an error, whose draws the summary covers. The
+// others (Errors) stopped alone, and their draws, if any, may hold the
+// excursion that made them fail.
+func (r *Result) Finished() []*sgmcmc.Chain {
+	var out []*sgmcmc.Chain
+	for c, ch := range r.Chains {
+		if (r.Errors == nil || r.Errors[c] == nil) && ch != nil && ch.Len() > 0 {
+			out = append(out, ch)
+		}
+	}
+	return out
+}

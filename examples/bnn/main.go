@@ -211,10 +211,10 @@ func runSeed(m *MLP, test digits, seed uint64, progress bool, methods []string, 
 		}
 		clear(sum)
 		var nd int
-		for _, c := range res.Chains {
+		for _, c := range res.Finished() {
 			nd += c.Len()
 		}
-		for _, c := range res.Chains {
+		for _, c := range res.Finished() {
 			for i := range c.Len() {
 				m.Predict(p, c.At(i), test.x)
 				for j, v := range p {

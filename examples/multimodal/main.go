@@ -135,7 +135,7 @@ func main() {
 						fmt.Fprintln(os.Stderr, r.line())
 					}
 					if tn == "mixture4" && seed == seeds[0] && res != nil {
-						for _, c := range res.Chains {
+						for _, c := range res.Finished() {
 							draws4[mn] = append(draws4[mn], c.Draws...)
 						}
 					}
@@ -215,7 +215,7 @@ func run(t target, mn string, seed uint64) (Row, *sample.Result) {
 	r.GradEvals = res.SamplingGradEvals + 2*res.WarmupGradEvals
 	r.SetupEvals = res.SetupGradEvals
 	r.Divergences = res.Divergences
-	if err != nil || len(res.Chains) == 0 || t.improper {
+	if err != nil || len(res.Finished()) == 0 || t.improper {
 		return r, res
 	}
 	judge(&r, t, res)
@@ -227,7 +227,8 @@ func judge(r *Row, t target, res *sample.Result) {
 	d := t.d
 	var chains [][]float64 // per chain, row-major draws (sorted if t.sort)
 	n := math.MaxInt
-	for _, c := range res.Chains {
+	finished := res.Finished()
+	for _, c := range finished {
 		x := append([]float64(nil), c.Draws...)
 		if t.sort {
 			for i := 0; i+d <= len(x); i += d {
@@ -306,7 +307,7 @@ func judge(r *Row, t target, res *sample.Result) {
 		for i := range n {
 			var th []float64
 			if t.sort {
-				th = res.Chains[c].Draws[i*d : (i+1)*d] // the labels as sampled
+				th = finished[c].Draws[i*d : (i+1)*d] // the labels as sampled
 			} else {
 				th = x[i*d : (i+1)*d]
 			}

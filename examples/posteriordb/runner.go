@@ -63,8 +63,8 @@ func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws
 	}
 	out := make([][][]float64, len(res.Chains))
 	for c, ch := range res.Chains {
-		if ch == nil {
-			continue
+		if ch == nil || res.Errors[c] != nil {
+			continue // a chain that failed alone: the Failed warning says so
 		}
 		out[c] = make([][]float64, ch.Len())
 		for i := range out[c] {

@@ -342,12 +342,12 @@ func tuningFree(ctx context.Context, p *Problem, c Config, k int) (Result, error
 	// One chain's time on one core: the chains ran GOMAXPROCS at a time.
 	secs := time.Since(t0).Seconds() * float64(min(k, runtime.GOMAXPROCS(0))) / float64(k)
 	pred := logreg.NewPredictive(p.Test)
-	for _, ch := range res.Chains {
+	for _, ch := range res.Finished() {
 		for d := range ch.Len() {
 			pred.Add(ch.At(d), ch.Eps[d])
 		}
 	}
-	table, err := diagnostics.NewTable(p.Names, res.Chains)
+	table, err := diagnostics.NewTable(p.Names, res.Finished())
 	if err != nil {
 		return Result{}, fmt.Errorf("Sample: %w", err)
 	}
