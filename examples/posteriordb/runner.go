@@ -61,15 +61,21 @@ func runMethod(ctx context.Context, t *Target, method string, seed uint64, draws
 			info.BatchSize = a.BatchSize
 		}
 	}
-	out := make([][][]float64, len(res.Chains))
-	for c, ch := range res.Chains {
-		if ch == nil || res.Errors[c] != nil {
-			continue // a chain that failed alone: the Failed warning says so
+	// The chains that ran to the end: one that failed alone is left out,
+	// as the summary leaves it, and the Failed warning says so. A run that
+	// failed as a whole keeps every chain's draws so far (RunRow cuts
+	// them to the shortest).
+	use := res.Finished()
+	if err != nil {
+		use = res.Chains
+	}
+	var out [][][]float64
+	for _, ch := range use {
+		x := make([][]float64, ch.Len())
+		for i := range x {
+			x[i] = ch.At(i)
 		}
-		out[c] = make([][]float64, ch.Len())
-		for i := range out[c] {
-			out[c][i] = ch.At(i)
-		}
+		out = append(out, x)
 	}
 	return out, info, err
 }
