@@ -260,7 +260,7 @@ func failedWarning(r *Result, failed, ids []int) Warning {
 		if errors.As(err, &ce) {
 			err = ce.Err
 		}
-		fmt.Fprintf(&b, "chain %d after %d draws: %v", ids[c], r.Chains[c].Len(), strings.TrimPrefix(err.Error(), "sgmcmc: "))
+		fmt.Fprintf(&b, "chain %d after %d draws: %s", ids[c], r.Chains[c].Len(), inWords(err))
 	}
 	return Warning{Kind: Failed, Chain: ids[failed[0]], Message: fmt.Sprintf("%d of %d chains failed and are left out of the summary and its diagnostics (Result.Errors has each error): %s", len(failed), len(r.Chains), b.String())}
 }

@@ -65,7 +65,7 @@ func (r *Result) summarise(names []string, s *Settings, ids []int, runErr error,
 	if runErr != nil || short {
 		cause := "a chain stopped early"
 		if runErr != nil {
-			cause = strings.TrimPrefix(runErr.Error(), "sgmcmc: ")
+			cause = inWords(runErr)
 		}
 		early = fmt.Sprintf("the run stopped early (%s); draws kept of %d per chain: %s", cause, s.Draws, strings.Join(kept, ", "))
 		switch {
@@ -161,3 +161,7 @@ func checkSampleMemory(d int, s *Settings) error {
 	return valid.CheckMemory(sgmcmc.ErrRange, "Sample", fmt.Sprintf("%d chains × %d draws of %d of the %d parameters with their moments (%s) and warmup's vectors (%s)",
 		k, s.Draws, w, d, valid.ByteSize(draws), valid.ByteSize(warm)), draws+warm, s.MemoryLimit)
 }
+
+// inWords is an error's message for a warning that quotes it: without the
+// package prefix its errors begin with.
+func inWords(e error) string { return strings.TrimPrefix(e.Error(), "sgmcmc: ") }
