@@ -72,10 +72,12 @@ func (c Case) Check(t testing.TB, isStep func(error) bool, name func(error) stri
 	if c.Step && !isStep(err) {
 		t.Errorf("err = %v (%T), want a *StepError", err, err)
 	}
-	if c.Substr != "" && !strings.Contains(err.Error(), c.Substr) {
+	// The message, which must name the cause: what a reader is shown.
+	msg := err.Error()
+	if c.Substr != "" && !strings.Contains(msg, c.Substr) {
 		t.Errorf("err = %v, want a message containing %q", err, c.Substr)
 	}
-	if !strings.HasPrefix(err.Error(), "sgmcmc: ") {
+	if !strings.HasPrefix(msg, "sgmcmc: ") {
 		t.Errorf("message %q does not start with \"sgmcmc: \"", err)
 	}
 }
