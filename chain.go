@@ -4,7 +4,10 @@
 
 package sgmcmc
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
+	"gonum.org/v1/gonum/mat"
+)
 
 // Chain holds the draws of a run in one preallocated row-major block.
 type Chain struct {
@@ -38,7 +41,7 @@ type Chain struct {
 
 // maxChainFloats bounds the storage Run allocates for draws (2³⁴ floats,
 // 128 GiB), so that an absurd Draws is an error, not a failed allocation.
-const maxChainFloats = 1 << 34
+const maxChainFloats = valid.MaxChainFloats
 
 // Len returns the number of draws.
 func (c *Chain) Len() int { return len(c.Eps) }

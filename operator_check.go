@@ -40,7 +40,7 @@ func checkOperator(who string, op Operator, diffusion bool) error {
 }
 
 func checkScalarOp(who string, s Scalar, diffusion bool) error {
-	if firstNonFinite([]float64{s.C}) >= 0 {
+	if !finiteFloat(s.C) {
 		return errorf(ErrNonFinite, "recipe: %s = Scalar{C: %v}, want finite", who, s.C)
 	}
 	if diffusion && s.C < 0 {
@@ -51,7 +51,7 @@ func checkScalarOp(who string, s Scalar, diffusion bool) error {
 
 func checkDiagonalOp(who string, d Diagonal, diffusion bool) error {
 	for i, v := range d {
-		if firstNonFinite([]float64{v}) >= 0 {
+		if !finiteFloat(v) {
 			return errorf(ErrNonFinite, "recipe: %s = Diagonal with entry %d = %v, want finite", who, i, v)
 		}
 		if diffusion && v < 0 {
@@ -79,3 +79,6 @@ func checkLowRankOp(who string, l *LowRankDiag) error {
 	}
 	return checkVector("recipe: "+who+" = LowRankDiag", "U", l.U, d*k, anyFinite)
 }
+
+// finiteFloat reports whether x is neither NaN nor ±Inf.
+func finiteFloat(x float64) bool { return x-x == 0 }

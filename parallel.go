@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sgmcmc-go/sgmcmc/internal/valid"
 	"github.com/sgmcmc-go/sgmcmc/rng"
 )
 
@@ -127,7 +128,7 @@ func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain in
 }
 
 // maxChains bounds the number of chains of RunChains.
-const maxChains = 1 << 20
+const maxChains = valid.MaxChains
 
 // progressBlock is how many steps of one chain Progress counts between two
 // looks at the clock.

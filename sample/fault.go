@@ -90,13 +90,6 @@ func chainPanic(v any, phase string) error {
 	return p
 }
 
-// maxChains and maxDraws bound Settings.Chains and Draws: the most chains
-// RunChains runs and the most floats a Chain holds.
-const (
-	maxChains = 1 << 20
-	maxDraws  = 1 << 34
-)
-
 // asPanic turns a recovered value into a *PanicError, attributed to fn
 // unless a deeper guard (tag) or a parallel loop already named its source.
 func asPanic(v any, fn string) *sgmcmc.PanicError {

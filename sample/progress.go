@@ -33,7 +33,6 @@ var warmupPhases = []string{"setup", "Newton", "gradient check", "control-variat
 // progressDrain at the end), and a panic in it is recovered into a
 // *PanicError naming it, which Run returns with its complete Result.
 type sampleProgress struct {
-	every     time.Duration
 	start     time.Time
 	phase     []atomic.Int32 // per chain: -1 waiting, an index in warmupPhases, len for sampling, len+1 done
 	began     []atomic.Int64 // per chain: when its warmup began (since start)
@@ -57,7 +56,7 @@ func newSampleProgress(w io.Writer, every time.Duration, ids []int, slots int) *
 	if every == 0 {
 		every = 10 * time.Second
 	}
-	p := &sampleProgress{every: every, start: time.Now(), phase: make([]atomic.Int32, chains),
+	p := &sampleProgress{start: time.Now(), phase: make([]atomic.Int32, chains),
 		began: make([]atomic.Int64, chains), warmTook: make([]atomic.Int64, chains),
 		done: make([]atomic.Int64, chains), total: make([]atomic.Int64, chains), ids: ids, slots: max(1, slots),
 		stop: make(chan struct{}), lines: make(chan string, progressQueue), wrote: make(chan struct{})}

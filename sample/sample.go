@@ -6,7 +6,6 @@ package sample
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -172,7 +171,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		if !drew {
 			firstErr = res.Errors[failed[0]]
 		} else {
-			res.Warnings = append(res.Warnings, failedWarning(res, failed, ids))
+			res.Warnings = append(res.Warnings, failedWarning(res, errs, failed, ids))
 		}
 	}
 	if p.Model != nil {
@@ -247,20 +246,15 @@ func sampleWarnings(r *Result, s *Settings, chains int) []Warning {
 	return w
 }
 
-// failedWarning says which chains failed, why, and that the summary
-// leaves them out.
-func failedWarning(r *Result, failed, ids []int) Warning {
+// failedWarning says which chains failed (errs, their own errors), why,
+// and that the summary leaves them out.
+func failedWarning(r *Result, errs []error, failed, ids []int) Warning {
 	var b strings.Builder
 	for k, c := range failed {
 		if k > 0 {
 			b.WriteString("; ")
 		}
-		err := r.Errors[c]
-		var ce *sgmcmc.ChainError
-		if errors.As(err, &ce) {
-			err = ce.Err
-		}
-		fmt.Fprintf(&b, "chain %d after %d draws: %s", ids[c], r.Chains[c].Len(), inWords(err))
+		fmt.Fprintf(&b, "chain %d after %d draws: %s", ids[c], r.Chains[c].Len(), inWords(errs[c]))
 	}
 	return Warning{Kind: Failed, Chain: ids[failed[0]], Message: fmt.Sprintf("%d of %d chains failed and are left out of the summary and its diagnostics (Result.Errors has each error): %s", len(failed), len(r.Chains), b.String())}
 }

@@ -316,8 +316,8 @@ func sampleDefaults(p Problem, theta0 []float64, settings *Settings) (*Settings,
 	if s.Chains < 0 || s.Draws < 0 || s.Thin < 0 || s.DenseMax < 0 || s.MemoryLimit < 0 || s.DrawsMemory < 0 || s.Rounds < 0 {
 		return nil, valid.Errorf(sgmcmc.ErrRange, "Sample: Chains = %d, Draws = %d, Thin = %d, DenseMax = %d, MemoryLimit = %d, DrawsMemory = %d, Rounds = %d: want ≥ 0 (0 for the default)", s.Chains, s.Draws, s.Thin, s.DenseMax, s.MemoryLimit, s.DrawsMemory, s.Rounds)
 	}
-	if s.Chains > maxChains || s.Draws > maxDraws {
-		return nil, valid.Errorf(sgmcmc.ErrRange, "Sample: Chains = %d, Draws = %d: want at most %d chains and %d draws", s.Chains, s.Draws, maxChains, maxDraws)
+	if s.Chains > valid.MaxChains || s.Draws > valid.MaxChainFloats {
+		return nil, valid.Errorf(sgmcmc.ErrRange, "Sample: Chains = %d, Draws = %d: want at most %d chains and %d draws", s.Chains, s.Draws, valid.MaxChains, valid.MaxChainFloats)
 	}
 	if s.ProgressEvery < 0 {
 		return nil, valid.Errorf(sgmcmc.ErrRange, "Sample: ProgressEvery = %v, want positive (0 means 10 s)", s.ProgressEvery)

@@ -66,3 +66,10 @@ func FirstNonFinite(x []float64) int {
 // about 10⁻⁶ at these steps; a gradient off by a factor of 2, of the wrong
 // sign, or wrong in one coordinate by more than 1 % of its size fails.
 const GradTolerance = 0.01
+
+// The sizes a run may ask for: MaxChains chains (RunChains, sample.Run)
+// and MaxChainFloats floats of draws in a Chain (2³⁴, 128 GiB).
+const (
+	MaxChains      = 1 << 20
+	MaxChainFloats = 1 << 34
+)
