@@ -4,7 +4,10 @@
 
 package sgmcmc
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // divergenceNats is the change in potential, in nats, above which a
 // transition of a chain of dimension d ≤ 1000 is divergent; above d = 1000
@@ -35,7 +38,68 @@ type divTracker struct {
 	step    int       // its step number; 0 if none is pending
 	n       int
 	last    Divergence
+	vir     virial
 }
+
+// virial accumulates a chain's configurational temperature over the
+// positions θ its transitions reach, each with the gradient computed there:
+// T = mean (θ − a)·∇Ũ(θ) / d, for a fixed anchor a. Integration by parts
+// gives E_π[(θ − a)·∇U(θ)] = d for any proper density π ∝ e^{−U} whose
+// tails decay, and ∇Ũ is unbiased for ∇U: T is 1 on the target, whatever
+// its shape, above 1 for a chain spread too wide (a step too large, a
+// run-away) and below 1 for one too narrow (noise missing, or stuck).
+// Run reads it in batches of steps (temperatureError).
+type virial struct {
+	anchor []float64 // a; empty while off
+	batch  int       // steps per batch
+	n      int       // steps in the current batch
+	cur    float64   // its sum
+	means  []float64 // each full batch's mean (θ − a)·∇Ũ / d
+}
+
+// start turns the accumulation on, anchored at a, with batches of batch
+// steps; it keeps room for want batches so that add never allocates.
+func (v *virial) start(a []float64, batch, want int) {
+	v.anchor = append(v.anchor[:0], a...)
+	v.batch, v.n, v.cur = max(batch, 1), 0, 0
+	if cap(v.means) < want+1 {
+		v.means = make([]float64, 0, want+1)
+	}
+	v.means = v.means[:0]
+}
+
+// stop turns the accumulation off.
+func (v *virial) stop() { v.anchor = v.anchor[:0] }
+
+// on says whether the accumulation is on.
+func (v *virial) on() bool { return len(v.anchor) > 0 }
+
+// add accumulates (θ − a)·g for a position θ and its gradient g.
+func (v *virial) add(theta, g []float64) {
+	if !v.on() {
+		return
+	}
+	var s float64
+	for i, a := range v.anchor {
+		s += (theta[i] - a) * g[i]
+	}
+	v.addSum(s)
+}
+
+// addSum accumulates one step's (θ − a)·g, computed by the caller.
+func (v *virial) addSum(s float64) {
+	v.cur += s
+	v.n++
+	if v.n == v.batch {
+		if len(v.means) < cap(v.means) {
+			v.means = append(v.means, v.cur/float64(v.n*len(v.anchor)))
+		}
+		v.cur, v.n = 0, 0
+	}
+}
+
+// virialer is a sampler whose divTracker accumulates the virial.
+type virialer interface{ virialState() *virial }
 
 func newDivTracker(d int) divTracker {
 	return divTracker{from: make([]float64, d), g: make([]float64, d)}
@@ -69,6 +133,7 @@ func (d *divTracker) judge(step int, from, to, g0, g1 []float64) {
 		}
 	}
 	d.record(step, idx, du)
+	d.vir.add(to, g1)
 }
 
 // record counts transition step, whose estimated change in potential is du
@@ -119,3 +184,48 @@ func (d *divTracker) reset(m divMark) { d.step, d.n, d.last = m.step, m.n, m.las
 
 // count returns the DivergenceCounter values.
 func (d *divTracker) count() (int, Divergence) { return d.n, d.last }
+
+// The configurational-temperature test of Run (virial): Run measures it
+// over the steps after burn-in of a run of at least virialMinSteps, in
+// virialBatches batches, and fails the run with ErrDivergence when the
+// batches' mean lies outside [virialLow, virialHigh] by more than virialZ
+// of its standard errors (from the batch means). Outside those bounds the
+// chain's variance is off by a factor of two or more: on N(0, 1), SGLD's
+// variance is 1/(1 − ε/2), T = 2 at ε = 1; a step past stability runs away
+// and T grows without bound; a chain missing noise, or stuck, has T < 1.
+const (
+	virialMinSteps = 200
+	virialBatches  = 20
+	virialHigh     = 2
+	virialLow      = 0.5
+	virialZ        = 4
+)
+
+// temperatureError returns the error of a chain whose configurational
+// temperature, accumulated in v over the run's sampling steps, fails the
+// test; nil when it passes or v holds too few batches to judge.
+func (v *virial) temperatureError(step int) error {
+	b := len(v.means)
+	if b < virialBatches/2 {
+		return nil
+	}
+	var mean, ss float64
+	for _, m := range v.means {
+		mean += m
+	}
+	mean /= float64(b)
+	for _, m := range v.means {
+		ss += (m - mean) * (m - mean)
+	}
+	se := math.Sqrt(ss / float64(b-1) / float64(b))
+	if !(math.Abs(mean-1) > virialZ*se) || (mean <= virialHigh && mean >= virialLow) {
+		return nil
+	}
+	what := fmt.Sprintf("the chain is not at its target's temperature: its configurational temperature mean (θ − θ₀)·∇Ũ(θ)/d over the sampling steps is %.3g ± %.2g, where it is 1 on the target whatever its shape", mean, se)
+	if mean > virialHigh || math.IsNaN(mean) {
+		what += " — spread about that many times too wide in variance, or running away: the step size is too large for this sampler on this posterior (or the chain has not yet reached it: a longer burn-in)"
+	} else {
+		what += " — too narrow: the sampler injects too little noise for its drift (a missing correction term, a step too small for the chain to leave its start)"
+	}
+	return &StepError{Step: step, Index: -1, Value: mean, Err: ErrDivergence, What: what}
+}

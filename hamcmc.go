@@ -298,3 +298,6 @@ func (h *HAMCMC) Position() []float64 { return h.hist[h.t%h.m] }
 
 // Stats returns the chain's running statistics.
 func (h *HAMCMC) Stats() HAMCMCStats { return h.stats }
+
+// virialState returns the virial the divergence tracker accumulates.
+func (h *HAMCMC) virialState() *virial { return &h.div.vir }

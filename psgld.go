@@ -228,3 +228,6 @@ func (p *PSGLD) Precond(dst []float64) {
 		dst[i] = 1 / (p.lam + math.Sqrt(v))
 	}
 }
+
+// virialState returns the virial the divergence tracker accumulates.
+func (p *PSGLD) virialState() *virial { return &p.div.vir }

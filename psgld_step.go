@@ -39,12 +39,13 @@ func (p *PSGLD) Step(eps float64) error {
 			tot.unst, tot.uidx = q.unst, q.uidx
 		}
 		if k == 0 {
-			tot.du, tot.du2, tot.chk, tot.vchk = q.du, q.du2, q.chk, q.vchk
+			tot.du, tot.du2, tot.chk, tot.vchk, tot.vir = q.du, q.du2, q.chk, q.vchk, q.vir
 		} else {
 			tot.du += q.du
 			tot.du2 += q.du2
 			tot.chk += q.chk
 			tot.vchk += q.vchk
+			tot.vir += q.vir
 		}
 	}
 	if tot.chk != 0 || tot.vchk != 0 {
@@ -66,6 +67,9 @@ func (p *PSGLD) Step(eps float64) error {
 	if p.div.step != 0 {
 		p.div.record(p.div.step, tot.idx, tot.du)
 	}
+	if p.div.vir.on() {
+		p.div.vir.addSum(tot.vir)
+	}
 	if tot.unst > stableLimit {
 		p.div.unstable(t, tot.uidx, tot.du2)
 	}
@@ -86,6 +90,7 @@ type psgldPart struct {
 	uidx      int
 	du2       float64 // the step's ΔU to second order in the Hessian diagonal
 	chk, vchk float64 // Σ (x − x) over the new θ (and the Hessian) and v
+	vir       float64 // Σ (θ − a)·∇Ũ(θ) over the block, for the virial
 }
 
 // runBlock is pSGLD's pass over block k. Its sums stay in locals until
@@ -105,6 +110,8 @@ func (p *PSGLD) runBlock(k int) {
 	next, vnext := p.next, p.vnext
 	from, g0 := p.div.from, p.div.g
 	invN, lam, keep, hess := p.invN, p.lam, p.keep, p.hg != nil
+	va := p.div.vir.anchor // the virial's anchor; empty while off
+	var vir float64
 	var nrm [fusedChunk]float64
 	for c0 := lo; c0 < hi; c0 += fusedChunk {
 		c1 := min(c0+fusedChunk, hi)
@@ -114,6 +121,9 @@ func (p *PSGLD) runBlock(k int) {
 			i := c0 + j
 			th, gi := theta[i], gr[i]
 			q.judge(i, 0.5*(th-from[i])*(g0[i]+gi))
+			if len(va) > 0 {
+				vir += (th - va[i]) * gi
+			}
 			gb := gi * invN
 			vi := a*v[i] + (1-a)*gb*gb
 			sq := math.Sqrt(vi)
@@ -136,7 +146,7 @@ func (p *PSGLD) runBlock(k int) {
 			vchk += vi - vi
 		}
 	}
-	q.chk, q.vchk, q.du2 = chk, vchk, du2
+	q.chk, q.vchk, q.du2, q.vir = chk, vchk, du2, vir
 	p.parts[k] = q
 }
 

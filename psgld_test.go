@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -315,7 +316,8 @@ func TestPSGLDPlantedLargeStep(t *testing.T) {
 // no divergence: memoryless with λ = 1 at ε = 1 (εGh ≤ 1 everywhere), and
 // with α = 0.99, λ = 1 at ε = 2.5, which settles at εGh ≈ 1.0 — a large
 // step, its variance twice the posterior's as SGLD's would be at εh = 1,
-// but a stable one (doc/equations.md §11.4).
+// but a stable one (doc/equations.md §11.4). That one's answer is wrong,
+// and Run's temperature test says so (configurational temperature 2.2).
 func TestPSGLDStableSilent(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -326,11 +328,17 @@ func TestPSGLDStableSilent(t *testing.T) {
 		{"memoryless λ = 1", 1, PSGLDSettings{Memoryless: true, Lambda: 1}},
 		{"α = 0.99, λ = 1", 2.5, PSGLDSettings{Lambda: 1, V0: []float64{1}}},
 	} {
+		hot := c.eps == 2.5
 		p, err := NewPSGLD(&psgldDiagGauss{p: []float64{1}}, []float64{1}, rand.NewPCG(3, 4), &c.s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ch, err := Run(context.Background(), p, RunOptions{Draws: 1000, Thin: 100, Schedule: Constant(c.eps), MaxDivergences: -1})
+		if hot && errors.Is(err, ErrDivergence) && strings.Contains(err.Error(), "temperature") && ch.Len() == 1000 {
+			err = nil
+		} else if hot {
+			t.Errorf("%s, ε = %g: err = %v, want the temperature test's ErrDivergence with every draw kept", c.name, c.eps, err)
+		}
 		if err != nil || ch.Divergences != 0 {
 			_, last := p.Divergences()
 			t.Errorf("%s, ε = %g: %d divergences (last %+v), err = %v", c.name, c.eps, ch.Divergences, last, err)

@@ -354,3 +354,6 @@ func (r *Recipe) noiseMap(step int) ([]float64, error) {
 	s.NoiseMap(r.b, r.z, r.v)
 	return r.b, nil
 }
+
+// virialState returns the virial the divergence tracker accumulates.
+func (r *Recipe) virialState() *virial { return &r.div.vir }

@@ -44,7 +44,7 @@ type RunOptions struct {
 	// its worst coordinate, and returning the draws kept before it. Zero
 	// means the default: 1 % of the run's steps, and at least 10. A
 	// negative value never stops the run (divergences are still counted in
-	// Chain.Divergences).
+	// Chain.Divergences); Run's temperature test still judges it at the end.
 	MaxDivergences int
 	// Coords, if not nil, lists the coordinates of θ whose draws are kept,
 	// in this order: each draw in Chain.Draws then holds len(Coords) values
@@ -75,6 +75,16 @@ type RunOptions struct {
 // Callback or LogDensity is recovered and ends the run the same way, with
 // a *PanicError naming the step and what panicked. Run itself allocates
 // only the Chain.
+//
+// Run also judges the chain's spread, for samplers that count divergences
+// (Recipe, PSGLD, HAMCMC): the configurational temperature
+// mean (θ − θ₀)·∇Ũ(θ)/d over the sampling steps is 1 on any target, and a
+// run of at least 200 steps after burn-in whose temperature lies outside
+// [½, 2] by more than 4 standard errors — a variance off by a factor of
+// two or more: a step too large, a run-away, missing noise — ends with an
+// error wrapping ErrDivergence, every draw kept (doc/equations.md §12.2).
+// Cyclical schedules, whose exploration steps are off target by design,
+// are not judged.
 //
 // Run checks its arguments before the first step: a nil ctx, sampler or
 // Schedule is an error wrapping ErrNil; a negative length, a run whose
@@ -145,6 +155,12 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error)
 		c.Divergent = make([]bool, 0, o.Draws)
 	}
 	phased, _ := o.Schedule.(phasedSchedule)
+	vr, _ := s.(virialer)
+	var vir *virial
+	if vr != nil && total-o.BurnIn >= virialMinSteps && phased == nil {
+		vir = vr.virialState()
+		defer vir.stop()
+	}
 	done := ctx.Done()
 	for t = 1; t <= total; t++ {
 		if done != nil {
@@ -154,6 +170,10 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error)
 				return c, ctx.Err()
 			default:
 			}
+		}
+		if vir != nil && t == o.BurnIn+1 {
+			in = "Sampler.Position"
+			vir.start(s.Position(), (total-o.BurnIn)/virialBatches, virialBatches)
 		}
 		in = "Schedule.StepSize"
 		eps := o.Schedule.StepSize(o.Start + t)
@@ -206,6 +226,11 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error)
 				}
 				return c, err
 			}
+		}
+	}
+	if vir != nil {
+		if err := vir.temperatureError(total); err != nil {
+			return c, err
 		}
 	}
 	return c, nil

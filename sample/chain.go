@@ -165,8 +165,9 @@ type chainEnv struct {
 	counted       sgmcmc.Model
 	center, cgrad []float64
 	passes        int
-	centred       bool    // the last centre search converged
-	centreStep    float64 // its last Newton step's length, in whitened units
+	centred       bool      // the last centre search converged
+	centreStep    float64   // its last quasi-Newton step's length, in whitened units
+	modeGuess     []float64 // the centre plus that step: the full-data mode as the search last estimated it
 	// The fixed batch and the user's model, for the gradient check.
 	fixedMB  *sgmcmc.Minibatch
 	fixedIdx []int

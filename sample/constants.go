@@ -45,8 +45,11 @@ const (
 
 // P3 control-variate centre, and the windows' gradient (doc/adaptation.md §2.3).
 const (
-	centreMaxPasses   = 12                 // at most 12 full passes: each shrinks the distance to θ̂ by about √(d/n_fixed) (§2.3)
-	centreTol         = 1e-2               // converged at a step ≤ 0.01 sd: it adds 10⁻⁴d to the E‖θ − θ̂‖² ≈ d the noise grows with (§2.3)
+	centreMaxPasses   = 30                 // at most 30 full passes: a near-Gaussian posterior needs a few, ill-informed directions a dozen more (§2.3)
+	centreTol         = 1e-2               // converged at a quasi-Newton step ≤ 0.01 sd: it adds 10⁻⁴d to the E‖θ − θ̂‖² ≈ d the noise grows with (§2.3)
+	centreWarn        = 0.1                // a centre left > 0.1 sd from the mode is warned of: its noise rests on the search's estimate of the mode (§2.3, §11)
+	centreMemory      = 10                 // L-BFGS pairs: the directions the fixed batch's curvature got wrong are few (§2.3)
+	centreCurvature   = 0.5                // secant step when the directional derivative rises past half its start's magnitude (§2.3)
 	cvCost            = 2                  // a control-variate item costs 2 gradients (at θ and θ̂): it must win by that factor (§2.3, §2.6, §10)
 	windowBatchPerDim = 10                 // the windows' control-variate batch starts at max(100, 10d) items (§2.3)
 	windowMaxHeat     = 0.05               // … and serves only if it keeps the windows' heat 0.2·V̂_worst/2 ≤ 0.05, MaxHeat's default (§2.3)
@@ -162,12 +165,12 @@ const (
 
 // Replica exchange (doc/adaptation.md §9).
 const (
-	replicaMaxTemp   = 100  // T_max = 100: barriers up to a few hundred nats are crossed (§9)
-	replicaGap       = 2.0  // neighbours' ratio r = 1 + 2/√d: a Gaussian's exchanges pass about e⁻¹ of the time (§9)
-	replicaMax       = 32   // K ≤ 32 replicas (§9)
-	replicaTrip      = 16   // τ adds 16(K − 1)S steps: a hot replica's find needs K − 1 exchanges to reach the cold one (§9)
-	replicaMinAccept = 0.05 // Exchange warns of a pair accepted below 5 %: the ladder has a gap (§9)
-	replicaMinTrips  = 10   // … or of fewer than 10 cold → hot → cold round trips: the weights rest on few crossings (§9)
+	replicaMaxTemp  = 100 // T_max = 100: barriers up to a few hundred nats are crossed (§9)
+	replicaGap      = 2.0 // neighbours' ratio r = 1 + 2/√d: a Gaussian's exchanges pass about e⁻¹ of the time (§9)
+	replicaMax      = 32  // K ≤ 32 replicas (§9)
+	replicaTrip     = 16  // τ adds 16(K − 1)S steps: a hot replica's find needs K − 1 exchanges to reach the cold one (§9)
+	replicaMissed   = 3   // Exchange warns when a hot replica's best log density beats the cold one's by > 3 nats … (§9)
+	replicaMissedSD = 2   // … plus 2√(d/2), twice a Gaussian potential's sd: the least of two chains' potentials differ by that by chance (§9)
 )
 
 // The budget (doc/adaptation.md §10).

@@ -49,11 +49,16 @@ import (
 // mode, and its noise at the others, which warmup does not measure, can
 // be far larger.
 //
-// Its warnings: exchanges between two neighbouring temperatures accepted
-// less than replicaMinAccept of the time (the ladder has a gap: raise
-// Replicas), and fewer than replicaMinTrips round trips of a replica from
-// the coldest temperature to the hottest and back per chain (the modes'
-// weights then rest on a handful of crossings).
+// The ladder's health — each neighbouring pair's acceptance, the round
+// trips of a replica from the coldest temperature to the hottest and
+// back, the hot replicas' failed steps — is information, in
+// Adapted.Ladder: on a unimodal posterior a poorly crossed ladder leaves
+// the answer right (on regressions whose answers were right, warnings of
+// it fired on every run). It becomes an Exchange warning when it can
+// change the answer: a hot replica reached a point of higher posterior
+// density, by more than the cold replica's own spread of log densities
+// allows, than the cold replica ever did — the replicas found mass the
+// draws did not visit. Chains that disagree are NotMixed's or Modes'.
 type ReplicaExchange struct {
 	// Base is the method each replica runs: a first-order method built on
 	// the recipe (SGLD, or a user's), whose samplers' positions can be
@@ -211,6 +216,7 @@ func (m ReplicaExchange) NewPotentialSampler(g sgmcmc.Gradient, u func(z []float
 	}
 	rs.end[0] = 0
 	rs.rng = rng
+	rs.coldBest, rs.hotBest = math.Inf(1), math.Inf(1)
 	return rs, nil
 }
 
@@ -247,6 +253,9 @@ type replicaSampler struct {
 	// hot replicas that failed (left unchanged, retried next step).
 	attempts, accepts []int64
 	hotFails          int64
+	// The least potential U the exchanges evaluated at the coldest slot
+	// and at any hotter one.
+	coldBest, hotBest float64
 }
 
 func (r *replicaSampler) Dim() int { return r.d }
@@ -282,6 +291,14 @@ func (r *replicaSampler) Step(eps float64) error {
 		// The energies of this round's pairs only: a replica left out of
 		// every pair needs none.
 		ua, ub := r.u(r.reps[k].Position()), r.u(r.reps[k+1].Position())
+		if k == 0 && ua < r.coldBest {
+			r.coldBest = ua
+		} else if k > 0 && ua < r.hotBest {
+			r.hotBest = ua
+		}
+		if ub < r.hotBest {
+			r.hotBest = ub
+		}
 		r.attempts[k]++
 		la := (1/r.temps[k] - 1/r.temps[k+1]) * (ua - ub)
 		if !(la >= 0) && !(r.rng.Float64() < math.Exp(la)) {
@@ -309,27 +326,58 @@ func (r *replicaSampler) Step(eps float64) error {
 	return nil
 }
 
-// warnings says, in words, what the exchanges leave unresolved.
-func (r *replicaSampler) warnings() []string {
-	var ws []string
+// Ladder records how replica exchange's ladder was crossed in a chain's
+// sampling run (Adapted.Ladder): information, not a warning
+// (ReplicaExchange says when it becomes one).
+type Ladder struct {
+	// Temperatures are the ladder's temperatures, coldest (1) first.
+	Temperatures []float64
+	// Acceptance[k] is the share of exchanges between Temperatures[k] and
+	// Temperatures[k+1] accepted; below 5 % the ladder has a gap (raise
+	// ReplicaExchange.Replicas).
+	Acceptance []float64
+	// RoundTrips counts replicas that went from the coldest temperature to
+	// the hottest and back; below 10 the modes' weights rest on few
+	// crossings (raise Draws).
+	RoundTrips int
+	// HotFailures counts hot replicas' steps that failed (divergent or
+	// non-finite) and were retried.
+	HotFailures int64
+	// Missed is how far, in nats of log density, the best point a hot
+	// replica reached lies above the best the coldest reached (0 if not
+	// above); past MissedLimit an Exchange warning fires.
+	Missed, MissedLimit float64
+}
+
+// ladder returns the run's Ladder and, when the hot replicas found mass
+// the cold one did not visit, the warning that says so. The limit is
+// replicaMissed nats plus replicaMissedSD standard deviations √(d/2) of
+// a d-dimensional Gaussian's potential: the least of two chains' many
+// potentials differ by about that much by chance.
+func (r *replicaSampler) ladder() (Ladder, []string) {
+	l := Ladder{Temperatures: append([]float64(nil), r.temps...), Acceptance: make([]float64, len(r.attempts)),
+		RoundTrips: r.trips, HotFailures: r.hotFails}
 	worst, at := 1.0, -1
 	for k, n := range r.attempts {
 		if n > 0 {
-			if f := float64(r.accepts[k]) / float64(n); f < worst {
-				worst, at = f, k
+			l.Acceptance[k] = float64(r.accepts[k]) / float64(n)
+			if l.Acceptance[k] < worst {
+				worst, at = l.Acceptance[k], k
 			}
 		}
 	}
-	if at >= 0 && worst < replicaMinAccept {
-		ws = append(ws, fmt.Sprintf("replica exchange: exchanges between temperatures %.3g and %.3g were accepted %.1f%% of the time (below %.0f%%): the ladder has a gap, so modes found by the hot replicas may not reach the posterior's; raise ReplicaExchange.Replicas", r.temps[at], r.temps[at+1], 100*worst, 100*replicaMinAccept))
+	l.MissedLimit = replicaMissed + replicaMissedSD*math.Sqrt(float64(r.d)/2)
+	if m := r.coldBest - r.hotBest; m > 0 && !math.IsInf(r.coldBest, 1) {
+		l.Missed = m
 	}
-	if r.trips < replicaMinTrips {
-		ws = append(ws, fmt.Sprintf("replica exchange: only %d round trips between the coldest and the hottest temperature (want %d per chain): the modes' relative weights rest on few crossings; run longer (more Draws)", r.trips, replicaMinTrips))
+	if !(l.Missed > l.MissedLimit) {
+		return l, nil
 	}
-	if r.hotFails > 0 {
-		ws = append(ws, fmt.Sprintf("replica exchange: %d steps of hot replicas failed (divergent or non-finite; retried): the hot temperatures reach regions the adapted step does not suit; lower MaxTemperature", r.hotFails))
+	health := fmt.Sprintf("%d round trips", r.trips)
+	if at >= 0 {
+		health = fmt.Sprintf("exchanges between temperatures %.3g and %.3g accepted %.1f%% of the time, %s", r.temps[at], r.temps[at+1], 100*worst, health)
 	}
-	return ws
+	return l, []string{fmt.Sprintf("replica exchange: a hot replica reached a point %.1f nats more probable than any the cold replica visited (beyond the %.1f its spread allows): the posterior has mass the draws may not have visited (%s); raise ReplicaExchange.Replicas and Draws", l.Missed, l.MissedLimit, health)}
 }
 
 // potentialSampler builds pm's sampler on aff for chain environment e: the

@@ -198,7 +198,9 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	}
 	out.evals = e.count
 	if rs, ok := smp.(*replicaSampler); ok {
-		for _, w := range rs.warnings() {
+		l, ws := rs.ladder()
+		a.Ladder = &l
+		for _, w := range ws {
 			out.warnings = append(out.warnings, Warning{Kind: Exchange, Chain: cr.c, Message: fmt.Sprintf("chain %d: %s", cr.c, w)})
 		}
 	}

@@ -180,6 +180,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 	res.GradEvals = res.SetupGradEvals + res.WarmupGradEvals + res.SamplingGradEvals
 	res.Moments = mergeMoments(moms)
 	err = res.summarise(p.Names, s, ids, firstErr, failed)
+	res.Warnings = append(res.Warnings, centreWarnings(res, ids)...)
 	res.Warnings = append(res.Warnings, warmupModeWarning(outs, ids, p.Model)...)
 	res.Warnings = append(res.Warnings, modeWarning(res, ids, p.Model)...)
 	if err == nil && progErr != nil {
@@ -242,6 +243,23 @@ func sampleWarnings(r *Result, s *Settings, chains int) []Warning {
 	switch {
 	case math.IsInf(spread, 1):
 		w = append(w, runWarning(Flat, "", "the posterior has no positive curvature at some warmup points (flat or not identified there?): no constant step size and preconditioner suit all of it, so parts may be undersampled"))
+	}
+	return w
+}
+
+// centreWarnings names each chain whose control variate is centred more
+// than centreWarn posterior sds (its search's last quasi-Newton step) from
+// the full-data mode (doc/adaptation.md §2.3). Such a chain's noise was
+// probed around the search's estimate of the mode, not measured where it
+// sampled: its heat is an estimate resting on that one.
+func centreWarnings(r *Result, ids []int) []Warning {
+	var w []Warning
+	for c, a := range r.Adapted {
+		if a.Center == nil || !(a.CenterStep > centreWarn) || r.Errors[c] != nil {
+			continue
+		}
+		w = append(w, Warning{Kind: Centre, Chain: ids[c], Message: fmt.Sprintf("chain %d: its control variate's centre is about %.2g posterior sds from the full-data mode (the centre search stopped after %d full passes): the gradient noise was probed where the search estimated the mode, and the chain may run hotter than its estimated excess temperature %.1f%%; PlainMinibatch samples without a centre",
+			ids[c], a.CenterStep, a.SetupPasses, 100*a.Heat)})
 	}
 	return w
 }

@@ -196,12 +196,13 @@ type Adapted struct {
 	// nil when the chain samples with plain minibatches.
 	Center, CenterGrad []float64
 	// CenterStep is the length, in posterior standard deviations (the
-	// warmup's whitened units), of the centre search's last Newton step
-	// from Center: about Center's distance from the full-data mode. At
-	// most 0.01 the search converged (doc/adaptation.md §2.3); above it,
-	// the search stopped at its cap of full passes and Center is its best
-	// point, not the mode: the control variate stays unbiased, but its
-	// noise was probed around a point off the mode.
+	// warmup's whitened units), of the centre search's last quasi-Newton
+	// step from Center: about Center's distance from the full-data mode.
+	// At most 0.01 the search converged (doc/adaptation.md §2.3); above
+	// it, the search stopped at its cap of full passes and Center is its
+	// last point, not the mode: the control variate stays unbiased, and
+	// its noise was probed around Center plus that step, the mode as the
+	// search estimated it. Above 0.1 Run warns (Centre).
 	CenterStep float64
 	// SetupPasses is the number of full passes over the data this chain's
 	// warmup made to find Center.
@@ -217,6 +218,9 @@ type Adapted struct {
 	// chain there (doc/adaptation.md §7); Rounds then counts the runs
 	// since.
 	Joined bool
+	// Ladder is how replica exchange's ladder was crossed in the sampling
+	// run; nil for other methods.
+	Ladder *Ladder
 	// Items is the number of data items N of the Problem's Model (0 for a
 	// Problem without one).
 	Items int

@@ -94,14 +94,19 @@ const (
 	Unreached
 	// Modes: the chains sampled separate places of the posterior.
 	Modes
-	// Exchange: replica exchange left the ladder poorly crossed.
+	// Exchange: replica exchange's hot replicas found mass the cold one
+	// did not visit (Adapted.Ladder has the ladder's health).
 	Exchange
 	// Failed: some chains failed (Result.Errors) and the summary leaves
 	// them out; the others ran to the end.
 	Failed
+	// Centre: a chain's control-variate centre search stopped short of
+	// the full-data mode (Adapted.CenterStep), so that its gradient noise
+	// was measured at an estimate of where the chain samples.
+	Centre
 )
 
-var kindNames = [...]string{"", "stopped", "not mixed", "few draws", "divergent", "heat", "noise", "flat", "unreached", "modes", "exchange", "failed"}
+var kindNames = [...]string{"", "stopped", "not mixed", "few draws", "divergent", "heat", "noise", "flat", "unreached", "modes", "exchange", "failed", "centre"}
 
 // String names the kind.
 func (k WarningKind) String() string {
