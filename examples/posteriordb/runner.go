@@ -27,6 +27,8 @@ var methodByName = map[string]sample.Method{
 	"SGNHT":  sample.SGNHT{},
 	"HAMCMC": sample.HAMCMC{},
 	"pSGLD":  sample.PSGLD{},
+	// Not in Methods (the default rows): run by -methods.
+	"ReplicaExchange": sample.ReplicaExchange{},
 }
 
 // runMethod is the runner of the example: one call of sample.Run with

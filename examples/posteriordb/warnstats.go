@@ -22,13 +22,26 @@ var warningKinds = []struct{ kind, prefix string }{
 	{"no positive curvature", "the posterior has no positive curvature"},
 	{"warmup modes", "the chains' warmups settled in"},
 	{"separate places", "the chains settled in"},
+	{"failed chains", ""},    // "N of K chains failed …": matched by contains
+	{"unreached", ""},        // "chain c: … where its preconditioner did not look …"
+	{"centre", ""},           // "chain c: its control variate's centre …"
+	{"replica exchange", ""}, // "chain c: replica exchange: …"
+}
+
+// containsKinds are the kinds matched by a phrase inside the warning.
+var containsKinds = map[string]string{
+	"divergences":      "divergent transitions while sampling",
+	"failed chains":    "chains failed and are left out",
+	"unreached":        "where its preconditioner did not look",
+	"centre":           "control variate's centre",
+	"replica exchange": "replica exchange:",
 }
 
 // warningKind returns the kind of warning w, "other" if none matches.
 func warningKind(w string) string {
 	for _, k := range warningKinds {
 		switch {
-		case k.prefix == "" && strings.Contains(w, "divergent transitions while sampling"):
+		case k.prefix == "" && strings.Contains(w, containsKinds[k.kind]):
 			return k.kind
 		case k.prefix != "" && strings.HasPrefix(w, k.prefix):
 			return k.kind
