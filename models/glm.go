@@ -1,0 +1,388 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package models
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/transform"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// GLM specifies a generalised linear model, with varying (group-level)
+// effects if Groups is not empty:
+//
+//	η_i = offset_i + b₀ + x_iᵀb + Σ_g Σ_e r_{g, j_g(i), e} v_{i,e},   y_i ~ Family(g⁻¹(η_i), aux)
+//
+// where j_g(i) is row i's level of grouping factor g, its effects e are its
+// intercept (v = 1) and its slopes (v = x_{i,k} for k in Slopes), and
+// r_{g,j,e} ~ N(0, sd_{g,e}²) independently. NewGLM checks it and builds
+// the Model.
+type GLM struct {
+	// Family is the response distribution; Link its link (zero: the
+	// family's default).
+	Family Family
+	Link   Link
+	// Y is the response, one value a row.
+	Y []float64
+	// Trials are Binomial's numbers of trials, one a row; nil otherwise.
+	Trials []float64
+	// X (dense, N × p) or Sparse (compressed sparse rows) holds the
+	// predictors; both nil means none (an intercept-only model). Names
+	// names their columns (nil: x1, x2, …).
+	X      *mat.Dense
+	Sparse *CSR
+	Names  []string
+	// NoIntercept drops the population-level intercept b₀.
+	NoIntercept bool
+	// Offset adds a known term to each row's η (for Poisson, the log of
+	// the exposure); Weights multiply each row's log likelihood. Nil means
+	// 0 and 1.
+	Offset, Weights []float64
+	// Nu is StudentT's degrees of freedom; zero means ν is a parameter,
+	// ν > 1, with NuPrior.
+	Nu float64
+	// Prior is every coefficient's prior, InterceptPrior the intercept's,
+	// AuxPrior that of σ (Gaussian, StudentT) or φ (NegBinomial), NuPrior
+	// that of ν. Zero values are the defaults (doc.go): weakly informative
+	// on the data's scale, as rstanarm's.
+	Prior, InterceptPrior, AuxPrior, NuPrior Prior
+	// Groups are the grouping factors with varying effects.
+	Groups []Group
+}
+
+// Group is a grouping factor: its levels' varying intercepts and,
+// optionally, varying slopes.
+type Group struct {
+	// Name names the factor in the parameters' names (sd_Name.Intercept,
+	// r_Name.level.Intercept).
+	Name string
+	// Index is each row's level, 0 … K−1.
+	Index []int
+	// Levels names the K levels (nil: 1 … K).
+	Levels []string
+	// Slopes are the predictor columns (0-based) whose coefficients vary
+	// by level, each with its own sd (no correlation between a level's
+	// effects is modelled).
+	Slopes []int
+	// Prior is the prior of each effect's sd (zero: the default).
+	Prior Prior
+	// Param chooses the parameterisation (zero: Auto, by the data).
+	Param Param
+}
+
+// Param is a grouping factor's parameterisation.
+type Param int
+
+// The parameterisations. Auto chooses per level, before sampling, by the
+// rule of doc.go.
+const (
+	Auto Param = iota
+	Centred
+	NonCentred
+)
+
+// CSR is a sparse predictor matrix in compressed sparse row form: row i
+// has the values Val[k] in the columns Idx[k], k in [Ptr[i], Ptr[i+1]).
+type CSR struct {
+	Rows, Cols int
+	Ptr, Idx   []int
+	Val        []float64
+}
+
+// Model is a GLM as an sgmcmc.Model in its sampled parameters x —
+// coefficients, the auxiliary parameters, each factor's sds and each
+// level's effects (r where centred, z = r/sd where not) — with
+// sgmcmc.LogDensity and sgmcmc.BatchModel. Problem gives sample.Run the
+// model in unconstrained coordinates (scales on the log scale, through the
+// transform package); Draws and Summary report the natural parameters.
+// It is safe for concurrent use.
+type Model struct {
+	fam       Family
+	link      Link
+	n, p      int
+	x         []float64 // dense predictors, row-major n × p; nil if sparse or none
+	sp        *CSR
+	y, trials []float64
+	offset    []float64
+	weight    []float64
+	intercept bool
+	priorB    []Prior // the intercept's first, if any
+	priorA    Prior
+	priorNu   Prior
+	nu        float64 // fixed ν (StudentT, GLM.Nu > 0)
+	nB        int     // coefficients, the intercept's included
+	iA, iNu   int     // indices of σ or φ, and ν; −1 if none
+	groups    []group
+	dim       int
+	names     []string // natural names
+	xnames    []string // names of x's coordinates
+	space     *transform.Space
+	start     []float64 // x₀
+	desc      string
+	pool      sync.Pool
+}
+
+// group is a grouping factor as the model holds it.
+type group struct {
+	name    string
+	levels  []string
+	level   []int // each row's
+	slopes  []int
+	k, e    int // levels, effects a level
+	sdOff   int // index of sd_e
+	uOff    int // index of level j's effect e: uOff + j·e + e
+	prior   Prior
+	centred []bool // per level
+	kappa   []float64
+}
+
+// NewGLM checks g and returns its Model.
+func NewGLM(g GLM) (*Model, error) {
+	link, err := g.Family.resolve(g.Link)
+	if err != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	}
+	m := &Model{fam: g.Family, link: link, y: g.Y, trials: g.Trials, offset: g.Offset, weight: g.Weights, intercept: !g.NoIntercept, nu: g.Nu, iA: -1, iNu: -1}
+	m.n = len(g.Y)
+	if m.n == 0 {
+		return nil, errorf(sgmcmc.ErrRange, "sgmcmc: models: NewGLM: no rows (len(Y) = 0)")
+	}
+	if err := m.setDesign(g); err != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	}
+	if err := m.checkData(g); err != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	}
+	if err := m.setPriors(g); err != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	}
+	if err := m.setGroups(g); err != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	}
+	if err := m.setSpace(); err != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	}
+	m.desc += "\npriors: " + m.priorList()
+	m.pool.New = func() any { return new(batchWork) }
+	return m, nil
+}
+
+// setDesign copies the predictors' layout and names.
+func (m *Model) setDesign(g GLM) error {
+	switch {
+	case g.X != nil && g.Sparse != nil:
+		return errorf(sgmcmc.ErrRange, "both X and Sparse are set: give the predictors once")
+	case g.X != nil:
+		r, c := g.X.Dims()
+		if r != m.n {
+			return errorf(sgmcmc.ErrDimension, "X has %d rows, Y %d", r, m.n)
+		}
+		m.p = c
+		m.x = make([]float64, r*c)
+		for i := range r {
+			mat.Row(m.x[i*c:(i+1)*c], i, g.X)
+		}
+	case g.Sparse != nil:
+		s := g.Sparse
+		if s.Rows != m.n {
+			return errorf(sgmcmc.ErrDimension, "Sparse has %d rows, Y %d", s.Rows, m.n)
+		}
+		if len(s.Ptr) != s.Rows+1 || s.Ptr[0] != 0 || s.Ptr[s.Rows] != len(s.Idx) || len(s.Val) != len(s.Idx) || s.Cols < 0 {
+			return errorf(sgmcmc.ErrRange, "Sparse: inconsistent CSR arrays (want len(Ptr) = Rows+1, Ptr[0] = 0, Ptr[Rows] = len(Idx) = len(Val))")
+		}
+		for i := range s.Rows {
+			if s.Ptr[i+1] < s.Ptr[i] {
+				return errorf(sgmcmc.ErrRange, "Sparse: row pointers decrease at row %d", i)
+			}
+		}
+		for k, j := range s.Idx {
+			if j < 0 || j >= s.Cols {
+				return errorf(sgmcmc.ErrRange, "Sparse: column index %d of nonzero %d not in [0, %d)", j, k, s.Cols)
+			}
+		}
+		m.p, m.sp = s.Cols, s
+	}
+	if g.Names != nil && len(g.Names) != m.p {
+		return errorf(sgmcmc.ErrDimension, "%d Names for %d predictor columns", len(g.Names), m.p)
+	}
+	m.nB = m.p
+	if m.intercept {
+		m.nB++
+	}
+	m.names = nil
+	if m.intercept {
+		m.names = append(m.names, "b.Intercept")
+	}
+	for j := range m.p {
+		name := "x" + strconv.Itoa(j+1)
+		if g.Names != nil {
+			name = g.Names[j]
+		}
+		if err := checkName(name); err != nil {
+			return fmt.Errorf("predictor %d: %w", j+1, err)
+		}
+		m.names = append(m.names, "b."+name)
+	}
+	return nil
+}
+
+// checkName refuses names CmdStan CSV cannot carry.
+func checkName(s string) error {
+	if s == "" {
+		return errorf(sgmcmc.ErrRange, "empty name")
+	}
+	for _, r := range s {
+		if r == ',' || r == '"' || r == '\n' || r == '\r' || r == ' ' {
+			return errorf(sgmcmc.ErrRange, "name %q has %q, which a CmdStan CSV header cannot carry", s, r)
+		}
+	}
+	return nil
+}
+
+// colName is predictor column j's name without its "b." prefix.
+func (m *Model) colName(j int) string {
+	off := 0
+	if m.intercept {
+		off = 1
+	}
+	return m.names[off+j][2:]
+}
+
+// value returns x_{i,k}.
+func (m *Model) value(i, k int) float64 {
+	if m.x != nil {
+		return m.x[i*m.p+k]
+	}
+	s := m.sp
+	for q := s.Ptr[i]; q < s.Ptr[i+1]; q++ {
+		if s.Idx[q] == k {
+			return s.Val[q]
+		}
+	}
+	return 0
+}
+
+// checkData checks the response, trials, offsets, weights and predictors
+// for values the family cannot take, naming the row.
+func (m *Model) checkData(g GLM) error {
+	for _, v := range []struct {
+		name string
+		s    []float64
+	}{{"Trials", g.Trials}, {"Offset", g.Offset}, {"Weights", g.Weights}} {
+		if v.s != nil && len(v.s) != m.n {
+			return errorf(sgmcmc.ErrDimension, "%s has %d values, Y %d", v.name, len(v.s), m.n)
+		}
+	}
+	if m.fam == Binomial && g.Trials == nil {
+		return errorf(sgmcmc.ErrRange, "Binomial needs Trials")
+	}
+	if m.fam != Binomial && g.Trials != nil {
+		return errorf(sgmcmc.ErrRange, "Trials set for %v, which has none", m.fam)
+	}
+	if m.fam == StudentT && (g.Nu < 0 || math.IsNaN(g.Nu) || math.IsInf(g.Nu, 0)) {
+		return errorf(sgmcmc.ErrRange, "StudentT: Nu = %v, want > 0 (fixed) or 0 (estimated)", g.Nu)
+	}
+	if m.fam != StudentT && g.Nu != 0 {
+		return errorf(sgmcmc.ErrRange, "Nu set for %v, which has no degrees of freedom", m.fam)
+	}
+	for i, y := range m.y {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return errorf(sgmcmc.ErrNonFinite, "Y[%d] = %v: missing or infinite responses are not allowed (drop the row)", i, y)
+		}
+		switch m.fam {
+		case Bernoulli:
+			if y != 0 && y != 1 {
+				return errorf(sgmcmc.ErrRange, "Y[%d] = %v: Bernoulli wants 0 or 1", i, y)
+			}
+		case Binomial:
+			n := g.Trials[i]
+			if !(n >= 0) || n != math.Trunc(n) || math.IsInf(n, 0) {
+				return errorf(sgmcmc.ErrRange, "Trials[%d] = %v: want a whole number ≥ 0", i, n)
+			}
+			if y < 0 || y > n || y != math.Trunc(y) {
+				return errorf(sgmcmc.ErrRange, "Y[%d] = %v: Binomial wants a whole number in [0, Trials[%d] = %v]", i, y, i, n)
+			}
+		case Poisson, NegBinomial:
+			if y < 0 || y != math.Trunc(y) {
+				return errorf(sgmcmc.ErrRange, "Y[%d] = %v: %v wants a count (a whole number ≥ 0)", i, y, m.fam)
+			}
+		}
+	}
+	for i := range m.n {
+		if g.Offset != nil && (math.IsNaN(g.Offset[i]) || math.IsInf(g.Offset[i], 0)) {
+			return errorf(sgmcmc.ErrNonFinite, "Offset[%d] = %v: want finite", i, g.Offset[i])
+		}
+		if g.Weights != nil && (!(g.Weights[i] >= 0) || math.IsInf(g.Weights[i], 0)) {
+			return errorf(sgmcmc.ErrRange, "Weights[%d] = %v: want finite and ≥ 0", i, g.Weights[i])
+		}
+	}
+	vals := m.x
+	if m.sp != nil {
+		vals = m.sp.Val
+	}
+	for k, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			row, col := k/max(m.p, 1), k%max(m.p, 1)
+			if m.sp != nil {
+				row, col = sparseRow(m.sp, k), m.sp.Idx[k]
+			}
+			return errorf(sgmcmc.ErrNonFinite, "predictor %s, row %d: %v (missing values are not allowed: drop or impute the row)", m.colName(col), row, v)
+		}
+	}
+	return nil
+}
+
+// sparseRow returns the row of nonzero k.
+func sparseRow(s *CSR, k int) int {
+	lo, hi := 0, s.Rows
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if s.Ptr[mid+1] <= k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// Dim returns the number of sampled parameters x.
+func (m *Model) Dim() int { return m.dim }
+
+// Len returns the number of rows.
+func (m *Model) Len() int { return m.n }
+
+// priorList lists the population-level parameters' priors.
+func (m *Model) priorList() string {
+	var parts []string
+	for k, p := range m.priorB {
+		parts = append(parts, m.names[k]+" ~ "+p.String())
+	}
+	if m.iA >= 0 {
+		parts = append(parts, m.names[m.iA]+" ~ "+m.priorA.String())
+	}
+	if m.iNu >= 0 {
+		parts = append(parts, "nu ~ "+m.priorNu.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Describe says, in words, the model: family, link, priors and each
+// grouping factor's parameterisation and why.
+func (m *Model) Describe() string { return m.desc }
+
+// The capabilities a Model has.
+var (
+	_ sgmcmc.Model      = (*Model)(nil)
+	_ sgmcmc.LogDensity = (*Model)(nil)
+	_ sgmcmc.BatchModel = (*Model)(nil)
+)

@@ -1,0 +1,199 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package models
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sgmcmc-go/sgmcmc"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// simulate returns a GLM of family f with n rows, p N(0, 1) predictors, an
+// intercept and a grouping factor of k levels (varying intercept and a
+// varying slope on the first predictor), its response drawn from the
+// model at moderate true values. sparse stores the predictors as CSR (half
+// the entries zero).
+func simulate(f Family, link Link, n, p, k int, sparse bool, seed uint64) GLM {
+	r := rand.New(rand.NewPCG(seed, 99))
+	x := mat.NewDense(n, p, nil)
+	for i := range n {
+		for j := range p {
+			if !sparse || r.Float64() < 0.5 {
+				x.Set(i, j, r.NormFloat64())
+			}
+		}
+	}
+	beta := make([]float64, p)
+	for j := range beta {
+		beta[j] = 0.5 * r.NormFloat64()
+	}
+	lvl := make([]int, n)
+	eff := make([]float64, k)
+	slope := make([]float64, k)
+	for j := range eff {
+		eff[j] = 0.7 * r.NormFloat64()
+		slope[j] = 0.3 * r.NormFloat64()
+	}
+	g := GLM{Family: f, Link: link, Y: make([]float64, n)}
+	if f == Binomial {
+		g.Trials = make([]float64, n)
+	}
+	for i := range n {
+		lvl[i] = r.IntN(k)
+		eta := 0.3 + eff[lvl[i]] + slope[lvl[i]]*x.At(i, 0)
+		for j := range p {
+			eta += x.At(i, j) * beta[j]
+		}
+		switch f {
+		case Gaussian:
+			g.Y[i] = eta + 0.8*r.NormFloat64()
+		case StudentT:
+			g.Y[i] = eta + 0.8*r.NormFloat64()/math.Sqrt(r.ExpFloat64()*2/5+1e-9)
+		case Bernoulli:
+			if r.Float64() < sigmoid(eta) {
+				g.Y[i] = 1
+			}
+		case Binomial:
+			g.Trials[i] = float64(1 + r.IntN(10))
+			for range int(g.Trials[i]) {
+				if r.Float64() < sigmoid(eta) {
+					g.Y[i]++
+				}
+			}
+		case Poisson, NegBinomial:
+			mu := math.Exp(eta)
+			if f == NegBinomial {
+				mu *= r.ExpFloat64() // a gamma(1) frailty: φ = 1
+			}
+			g.Y[i] = float64(poisson(r, mu))
+		}
+	}
+	if sparse {
+		s := &CSR{Rows: n, Cols: p, Ptr: []int{0}}
+		for i := range n {
+			for j := range p {
+				if v := x.At(i, j); v != 0 {
+					s.Idx = append(s.Idx, j)
+					s.Val = append(s.Val, v)
+				}
+			}
+			s.Ptr = append(s.Ptr, len(s.Idx))
+		}
+		g.Sparse = s
+	} else {
+		g.X = x
+	}
+	g.Groups = []Group{{Name: "g", Index: lvl, Slopes: []int{0}}}
+	return g
+}
+
+func poisson(r *rand.Rand, mu float64) int {
+	return int(distuv.Poisson{Lambda: mu, Src: r}.Rand())
+}
+
+// families are every family and link the package has.
+var families = []struct {
+	f Family
+	l Link
+}{
+	{Gaussian, Identity}, {StudentT, Identity}, {Bernoulli, Logit}, {Bernoulli, Probit},
+	{Binomial, Logit}, {Binomial, Probit}, {Poisson, LogLink}, {NegBinomial, LogLink},
+}
+
+// randomPoint returns x with coefficients and effects N(0, 0.5²) and the
+// positive parameters in (0.5, 1.5) (ν in (2, 6)).
+func randomPoint(m *Model, r *rand.Rand) []float64 {
+	x := make([]float64, m.Dim())
+	for i := range x {
+		x[i] = 0.5 * r.NormFloat64()
+	}
+	if m.iA >= 0 {
+		x[m.iA] = 0.5 + r.Float64()
+	}
+	if m.iNu >= 0 {
+		x[m.iNu] = 2 + 4*r.Float64()
+	}
+	for _, q := range m.groups {
+		for e := range q.e {
+			x[q.sdOff+e] = 0.5 + r.Float64()
+		}
+	}
+	return x
+}
+
+// TestGradients: every family's, link's and design's gradients (prior and
+// every checked row) match central differences of its log densities
+// (sgmcmc.CheckModel), in both parameterisations of the groups.
+func TestGradients(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, fl := range families {
+		for _, sparse := range []bool{false, true} {
+			for _, par := range []Param{Centred, NonCentred} {
+				g := simulate(fl.f, fl.l, 300, 3, 6, sparse, 1)
+				g.Groups[0].Param = par
+				m, err := NewGLM(g)
+				if err != nil {
+					t.Fatalf("%v %v: %v", fl.f, fl.l, err)
+				}
+				x := randomPoint(m, r)
+				if _, err := sgmcmc.CheckModel(m, x, nil); err != nil {
+					t.Errorf("%v(%v) sparse %v param %v: %v", fl.f, fl.l, sparse, par, err)
+				}
+			}
+		}
+	}
+}
+
+// TestBatchMatchesRows: LogLikGradBatch equals the sum of LogLikGrad over
+// the batch, to rounding, for every family and both designs, in one part
+// and in several (run in parallel).
+func TestBatchMatchesRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, fl := range families {
+		for _, sparse := range []bool{false, true} {
+			g := simulate(fl.f, fl.l, 2000, 4, 7, sparse, 2)
+			m, err := NewGLM(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := randomPoint(m, r)
+			for _, n := range []int{7, 1500} {
+				idx := r.Perm(m.Len())[:n]
+				want, got := make([]float64, m.Dim()), make([]float64, m.Dim())
+				for _, i := range idx {
+					m.LogLikGrad(want, x, i, 1.7)
+				}
+				m.LogLikGradBatch(got, x, idx, 1.7)
+				for j := range want {
+					if math.Abs(got[j]-want[j]) > 1e-10*(1+math.Abs(want[j])) {
+						t.Errorf("%v(%v) sparse %v n %d: coordinate %s: batch %v, rows %v", fl.f, fl.l, sparse, n, m.xnames[j], got[j], want[j])
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBatchAllocs: a warm LogLikGradBatch allocates nothing.
+func TestBatchAllocs(t *testing.T) {
+	g := simulate(Poisson, LogLink, 5000, 10, 20, false, 3)
+	m, err := NewGLM(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := randomPoint(m, rand.New(rand.NewPCG(1, 1)))
+	idx := rand.New(rand.NewPCG(2, 2)).Perm(m.Len())[:1000]
+	dst := make([]float64, m.Dim())
+	m.LogLikGradBatch(dst, x, idx, 1)
+	if a := testing.AllocsPerRun(50, func() { m.LogLikGradBatch(dst, x, idx, 1) }); a != 0 {
+		t.Errorf("LogLikGradBatch: %v allocations a call, want 0", a)
+	}
+}
