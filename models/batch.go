@@ -37,6 +37,26 @@ func (m *Model) LogLikGradBatch(dst, x []float64, idx []int, scale float64) {
 	if len(idx) == 0 {
 		return
 	}
+	if m.hs != nil {
+		s := m.scratch()
+		m.hs.effective(s.xe, x)
+		clear(s.g)
+		m.batchGrad(s.g, s.xe, idx, scale)
+		m.hs.mapGrad(dst, s.g, x)
+		m.scratchPool.Put(s)
+		return
+	}
+	m.batchGrad(dst, x, idx, scale)
+}
+
+// batchGrad is LogLikGradBatch in the coefficients b themselves.
+func (m *Model) batchGrad(dst, x []float64, idx []int, scale float64) {
+	if m.cat != nil {
+		for _, i := range idx {
+			m.catLogLikGrad(dst, x, i, scale)
+		}
+		return
+	}
 	w := m.pool.Get().(*batchWork)
 	if w.job == nil {
 		w.m = m

@@ -67,6 +67,20 @@ func (m *Model) groupEta(x []float64, i int) float64 {
 
 // LogLik returns log p(y_i | x), weighted.
 func (m *Model) LogLik(x []float64, i int) float64 {
+	if m.hs != nil {
+		s := m.scratch()
+		defer m.scratchPool.Put(s)
+		m.hs.effective(s.xe, x)
+		x = s.xe
+	}
+	return m.logLik(x, i)
+}
+
+// logLik is LogLik at the coefficients b themselves.
+func (m *Model) logLik(x []float64, i int) float64 {
+	if m.cat != nil {
+		return m.catLogLik(x, i)
+	}
 	ax := m.auxAt(x)
 	o := m.obs(i)
 	return o.w * m.fam.logLik(m.link, o, m.eta(x, i), &ax)
@@ -74,6 +88,36 @@ func (m *Model) LogLik(x []float64, i int) float64 {
 
 // LogLikGrad adds scale·∇ log p(y_i | x) to dst.
 func (m *Model) LogLikGrad(dst, x []float64, i int, scale float64) {
+	if m.hs != nil {
+		s := m.scratch()
+		defer m.scratchPool.Put(s)
+		m.hs.effective(s.xe, x)
+		clear(s.g)
+		m.logLikGrad(s.g, s.xe, i, scale)
+		m.hs.mapGrad(dst, s.g, x)
+		return
+	}
+	m.logLikGrad(dst, x, i, scale)
+}
+
+// hsScratch is a horseshoe model's per-call buffers: x with the
+// coefficients b, and the gradient in b.
+type hsScratch struct{ xe, g []float64 }
+
+// scratch returns a pooled hsScratch.
+func (m *Model) scratch() *hsScratch {
+	if s, ok := m.scratchPool.Get().(*hsScratch); ok {
+		return s
+	}
+	return &hsScratch{xe: make([]float64, m.dim), g: make([]float64, m.dim)}
+}
+
+// logLikGrad is LogLikGrad in the coefficients b themselves.
+func (m *Model) logLikGrad(dst, x []float64, i int, scale float64) {
+	if m.cat != nil {
+		m.catLogLikGrad(dst, x, i, scale)
+		return
+	}
 	ax := m.auxAt(x)
 	o := m.obs(i)
 	de, da, dn := m.fam.grads(m.link, o, m.eta(x, i), &ax)
@@ -147,6 +191,9 @@ func (m *Model) LogPrior(x []float64) float64 {
 		v, _ := m.priorNu.logPdf(x[m.iNu])
 		lp += v
 	}
+	if m.hs != nil {
+		lp += m.hs.logPrior(nil, x)
+	}
 	const half = 0.91893853320467274178 // ½ log 2π
 	for gi := range m.groups {
 		q := &m.groups[gi]
@@ -182,6 +229,9 @@ func (m *Model) LogPriorGrad(dst, x []float64) {
 	if m.iNu >= 0 {
 		_, d := m.priorNu.logPdf(x[m.iNu])
 		dst[m.iNu] += d
+	}
+	if m.hs != nil {
+		m.hs.logPrior(dst, x)
 	}
 	for gi := range m.groups {
 		q := &m.groups[gi]

@@ -33,9 +33,13 @@ const (
 	Poisson
 	// NegBinomial: y ∈ {0, 1, …}, mean μ = e^η, variance μ + μ²/φ.
 	NegBinomial
+	// Categorical: y ∈ {0, …, K−1} (GLM.Categories names them), P(y = k)
+	// = softmax(η)_k with η₀ = 0 for the first (reference) category and
+	// its own intercept and coefficients for each other.
+	Categorical
 )
 
-var familyNames = [...]string{"", "gaussian", "student", "bernoulli", "binomial", "poisson", "negbinomial"}
+var familyNames = [...]string{"", "gaussian", "student", "bernoulli", "binomial", "poisson", "negbinomial", "categorical"}
 
 // String names the family as brms does.
 func (f Family) String() string {
@@ -57,9 +61,10 @@ const (
 	Logit
 	Probit
 	LogLink
+	Softmax
 )
 
-var linkNames = [...]string{"default", "identity", "logit", "probit", "log"}
+var linkNames = [...]string{"default", "identity", "logit", "probit", "log", "softmax"}
 
 // String names the link.
 func (l Link) String() string {
@@ -88,8 +93,12 @@ func (f Family) resolve(l Link) (Link, error) {
 		if l == DefaultLink || l == LogLink {
 			return LogLink, nil
 		}
+	case Categorical:
+		if l == DefaultLink || l == Softmax {
+			return Softmax, nil
+		}
 	default:
-		return 0, errorf(sgmcmc.ErrRange, "family %v: want one of Gaussian, StudentT, Bernoulli, Binomial, Poisson, NegBinomial", f)
+		return 0, errorf(sgmcmc.ErrRange, "family %v: want one of Gaussian, StudentT, Bernoulli, Binomial, Poisson, NegBinomial, Categorical", f)
 	}
 	return 0, errorf(sgmcmc.ErrRange, "family %v does not take the %v link", f, l)
 }
@@ -99,8 +108,9 @@ func (f Family) resolve(l Link) (Link, error) {
 func (f Family) hasScale() bool { return f == Gaussian || f == StudentT }
 func (f Family) hasShape() bool { return f == NegBinomial }
 
-// obs is one row's response: y, the trials n (Binomial) and weight w.
-type obs struct{ y, n, w float64 }
+// obs is one row's response: y, the trials n (Binomial), weight w and,
+// for a Gaussian with known sds (GLM.SD), its sd (0 otherwise).
+type obs struct{ y, n, w, sd float64 }
 
 // aux holds the auxiliary parameters at a point: σ (or φ) and ν, and
 // what the rows share: log σ, and the constants of the Student-t density.
@@ -132,6 +142,10 @@ func (f Family) logLik(l Link, o obs, eta float64, x *aux) float64 {
 	y := o.y
 	switch f {
 	case Gaussian:
+		if o.sd > 0 {
+			r := (y - eta) / o.sd
+			return -0.5*r*r - math.Log(o.sd) - 0.5*math.Log(2*math.Pi)
+		}
 		r := (y - eta) / x.a
 		return -0.5*r*r - x.logA - 0.5*math.Log(2*math.Pi)
 	case StudentT:
@@ -162,6 +176,9 @@ func (f Family) grads(l Link, o obs, eta float64, x *aux) (dEta, dA, dNu float64
 	switch f {
 	case Gaussian:
 		r := y - eta
+		if o.sd > 0 {
+			return r / (o.sd * o.sd), 0, 0
+		}
 		s2 := x.a * x.a
 		return r / s2, -1/x.a + r*r/(s2*x.a), 0
 	case StudentT:
@@ -197,11 +214,15 @@ func (f Family) grads(l Link, o obs, eta float64, x *aux) (dEta, dA, dNu float64
 	return math.NaN(), 0, 0
 }
 
-// info returns the expected information E[−∂²ℓ/∂η²] of a row at η with
+// info returns the expected information E[−∂²ℓ/∂η²] of a row o at η with
 // auxiliary a, for the parameterisation rule.
-func (f Family) info(l Link, n, eta, a, nu float64) float64 {
+func (f Family) info(l Link, o obs, eta, a, nu float64) float64 {
+	n := o.n
 	switch f {
 	case Gaussian:
+		if o.sd > 0 {
+			return 1 / (o.sd * o.sd)
+		}
 		return 1 / (a * a)
 	case StudentT:
 		return (nu + 1) / ((nu + 3) * a * a)

@@ -47,6 +47,9 @@ type GLM struct {
 	// the exposure); Weights multiply each row's log likelihood. Nil means
 	// 0 and 1.
 	Offset, Weights []float64
+	// SD, for a Gaussian, are the rows' known sds (a meta-analysis's
+	// standard errors): then σ is not a parameter. Nil means σ is one.
+	SD []float64
 	// Nu is StudentT's degrees of freedom; zero means ν is a parameter,
 	// ν > 1, with NuPrior.
 	Nu float64
@@ -55,6 +58,12 @@ type GLM struct {
 	// that of ν. Zero values are the defaults (doc.go): weakly informative
 	// on the data's scale, as rstanarm's.
 	Prior, InterceptPrior, AuxPrior, NuPrior Prior
+	// Categories names a Categorical response's categories, Y holding
+	// their indices 0 … K−1 (nil: 1 … K).
+	Categories []string
+	// Horseshoe, if not nil, puts the regularised horseshoe on the
+	// coefficients (not the intercept) instead of Prior.
+	Horseshoe *Horseshoe
 	// Groups are the grouping factors with varying effects.
 	Groups []Group
 }
@@ -112,6 +121,7 @@ type Model struct {
 	x         []float64 // dense predictors, row-major n × p; nil if sparse or none
 	sp        *CSR
 	y, trials []float64
+	sd        []float64 // known sds (Gaussian with GLM.SD)
 	offset    []float64
 	weight    []float64
 	intercept bool
@@ -128,7 +138,11 @@ type Model struct {
 	space     *transform.Space
 	start     []float64 // x₀
 	desc      string
-	pool      sync.Pool
+	hs        *horseshoe   // the regularised horseshoe, or nil
+	cat       *categorical // a Categorical response's layout, or nil
+	pool      sync.Pool    // of *batchWork
+	// scratchPool holds a horseshoe model's *hsScratch.
+	scratchPool sync.Pool
 }
 
 // group is a grouping factor as the model holds it.
@@ -151,7 +165,7 @@ func NewGLM(g GLM) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
 	}
-	m := &Model{fam: g.Family, link: link, y: g.Y, trials: g.Trials, offset: g.Offset, weight: g.Weights, intercept: !g.NoIntercept, nu: g.Nu, iA: -1, iNu: -1}
+	m := &Model{fam: g.Family, link: link, y: g.Y, trials: g.Trials, sd: g.SD, offset: g.Offset, weight: g.Weights, intercept: !g.NoIntercept, nu: g.Nu, iA: -1, iNu: -1}
 	m.n = len(g.Y)
 	if m.n == 0 {
 		return nil, errorf(sgmcmc.ErrRange, "sgmcmc: models: NewGLM: no rows (len(Y) = 0)")
@@ -163,6 +177,19 @@ func NewGLM(g GLM) (*Model, error) {
 		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
 	}
 	if err := m.setPriors(g); err != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	}
+	if m.fam == Categorical {
+		if err := m.setCategories(g); err != nil {
+			return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+		}
+	} else if g.Categories != nil {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", errorf(sgmcmc.ErrRange, "Categories set for %v", m.fam))
+	}
+	if g.Horseshoe != nil && !g.Prior.IsZero() {
+		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", errorf(sgmcmc.ErrRange, "both Prior and Horseshoe set: the horseshoe is the coefficients' prior"))
+	}
+	if err := m.setHorseshoe(g.Horseshoe); err != nil {
 		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
 	}
 	if err := m.setGroups(g); err != nil {
@@ -280,6 +307,19 @@ func (m *Model) checkData(g GLM) error {
 	}{{"Trials", g.Trials}, {"Offset", g.Offset}, {"Weights", g.Weights}} {
 		if v.s != nil && len(v.s) != m.n {
 			return errorf(sgmcmc.ErrDimension, "%s has %d values, Y %d", v.name, len(v.s), m.n)
+		}
+	}
+	if g.SD != nil {
+		if m.fam != Gaussian {
+			return errorf(sgmcmc.ErrRange, "SD set for %v: known sds are a Gaussian's", m.fam)
+		}
+		if len(g.SD) != m.n {
+			return errorf(sgmcmc.ErrDimension, "SD has %d values, Y %d", len(g.SD), m.n)
+		}
+		for i, s := range g.SD {
+			if !(s > 0) || math.IsInf(s, 0) {
+				return errorf(sgmcmc.ErrRange, "SD[%d] = %v: want finite and > 0", i, s)
+			}
 		}
 	}
 	if m.fam == Binomial && g.Trials == nil {

@@ -5,6 +5,7 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -125,6 +126,12 @@ func randomPoint(m *Model, r *rand.Rand) []float64 {
 			x[q.sdOff+e] = 0.5 + r.Float64()
 		}
 	}
+	if h := m.hs; h != nil {
+		for j := range h.p {
+			x[h.lam+j] = 0.5 + r.Float64()
+		}
+		x[h.tau], x[h.c2] = 0.1+r.Float64(), 1+r.Float64()
+	}
 	return x
 }
 
@@ -146,6 +153,36 @@ func TestGradients(t *testing.T) {
 				if _, err := sgmcmc.CheckModel(m, x, nil); err != nil {
 					t.Errorf("%v(%v) sparse %v param %v: %v", fl.f, fl.l, sparse, par, err)
 				}
+			}
+		}
+	}
+}
+
+// TestHorseshoeGradients: the regularised horseshoe's gradients (through
+// b = z·τλ̃ into z, λ, τ and c², and its own priors) match central
+// differences, per row and as a batch.
+func TestHorseshoeGradients(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, fl := range families[:3] {
+		g := simulate(fl.f, fl.l, 400, 5, 4, false, 4)
+		g.Horseshoe = &Horseshoe{Expected: 2}
+		m, err := NewGLM(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randomPoint(m, r)
+		if _, err := sgmcmc.CheckModel(m, x, nil); err != nil {
+			t.Errorf("%v: %v", fl.f, err)
+		}
+		idx := r.Perm(m.Len())[:300]
+		want, got := make([]float64, m.Dim()), make([]float64, m.Dim())
+		for _, i := range idx {
+			m.LogLikGrad(want, x, i, 1)
+		}
+		m.LogLikGradBatch(got, x, idx, 1)
+		for j := range want {
+			if math.Abs(got[j]-want[j]) > 1e-10*(1+math.Abs(want[j])) {
+				t.Errorf("%v: %s: batch %v, rows %v", fl.f, m.xnames[j], got[j], want[j])
 			}
 		}
 	}
@@ -195,5 +232,42 @@ func TestBatchAllocs(t *testing.T) {
 	m.LogLikGradBatch(dst, x, idx, 1)
 	if a := testing.AllocsPerRun(50, func() { m.LogLikGradBatch(dst, x, idx, 1) }); a != 0 {
 		t.Errorf("LogLikGradBatch: %v allocations a call, want 0", a)
+	}
+}
+
+// TestCategoricalGradients: the softmax model's gradients match central
+// differences, and its batch the rows; its names are brms's.
+func TestCategoricalGradients(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	n, p := 300, 2
+	x := mat.NewDense(n, p, nil)
+	y := make([]float64, n)
+	for i := range n {
+		for j := range p {
+			x.Set(i, j, r.NormFloat64())
+		}
+		y[i] = float64(r.IntN(3))
+	}
+	m, err := NewGLM(GLM{Family: Categorical, Y: y, X: x, Names: []string{"a", "b"}, Categories: []string{"lo", "mid", "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(m.Names()); got != "[b.mumid.Intercept b.mumid.a b.mumid.b b.muhi.Intercept b.muhi.a b.muhi.b]" {
+		t.Errorf("names %s", got)
+	}
+	th := randomPoint(m, r)
+	if _, err := sgmcmc.CheckModel(m, th, nil); err != nil {
+		t.Error(err)
+	}
+	idx := r.Perm(n)[:200]
+	want, got := make([]float64, m.Dim()), make([]float64, m.Dim())
+	for _, i := range idx {
+		m.LogLikGrad(want, th, i, 1)
+	}
+	m.LogLikGradBatch(got, th, idx, 1)
+	for j := range want {
+		if math.Abs(got[j]-want[j]) > 1e-10*(1+math.Abs(want[j])) {
+			t.Errorf("%s: batch %v, rows %v", m.xnames[j], got[j], want[j])
+		}
 	}
 }

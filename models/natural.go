@@ -49,9 +49,14 @@ func (m *Model) Names() []string { return slices.Clone(m.names) }
 func (m *Model) FreeNames() []string { return slices.Clone(m.xnames) }
 
 // Natural writes into dst (of length Dim) the natural parameters at the
-// sampled ones x: r = sd·z for non-centred levels, the rest unchanged.
+// sampled ones x: r = sd·z for non-centred levels, b = z·τλ̃ under a
+// horseshoe, the rest unchanged.
 func (m *Model) Natural(dst, x []float64) {
-	copy(dst, x)
+	if m.hs != nil {
+		m.hs.effective(dst, x)
+	} else {
+		copy(dst, x)
+	}
 	for _, q := range m.groups {
 		for j, c := range q.centred {
 			if c {
@@ -91,4 +96,16 @@ func (m *Model) Summary(chains []*sgmcmc.Chain) (diagnostics.Table, error) {
 		return nil, err
 	}
 	return diagnostics.NewTable(m.names, xs)
+}
+
+// Centred returns, for the grouping factor named group, whether each
+// level is sampled centred (r) rather than non-centred (z = r/sd): the
+// rule's choice (doc.go) or Group.Param's; nil if there is no such factor.
+func (m *Model) Centred(group string) []bool {
+	for _, q := range m.groups {
+		if q.name == group {
+			return slices.Clone(q.centred)
+		}
+	}
+	return nil
 }

@@ -119,6 +119,8 @@ func (m *Model) setPriors(g GLM) error {
 	}
 	next := m.nB
 	switch {
+	case m.sd != nil:
+		// Known sds: no σ.
 	case m.fam.hasScale():
 		m.iA = next
 		next++
@@ -134,7 +136,7 @@ func (m *Model) setPriors(g GLM) error {
 	}
 	if !g.AuxPrior.IsZero() {
 		if m.iA < 0 {
-			return errorf(sgmcmc.ErrRange, "AuxPrior set for %v, which has no σ or φ", m.fam)
+			return errorf(sgmcmc.ErrRange, "AuxPrior set for %v, which has no σ or φ (or whose sds are known)", m.fam)
 		}
 		if err := g.AuxPrior.check("AuxPrior", true); err != nil {
 			return err
@@ -200,7 +202,7 @@ func (m *Model) setGroups(g GLM) error {
 		eta0 = m.linkOfMean(0)
 	}
 	aHat, nuHat := 1.0, 4.0
-	if m.fam.hasScale() {
+	if m.iA >= 0 && m.fam.hasScale() {
 		aHat = m.start[m.iA]
 	}
 	if m.nu > 0 {
@@ -257,7 +259,7 @@ func (m *Model) setGroups(g GLM) error {
 			}
 			q.prior = gr.Prior
 		}
-		if m.fam.hasScale() && gi == 0 {
+		if m.fam.hasScale() && gi == 0 && m.sd == nil {
 			aHat = withinSD(m.y, gr.Index, k, aHat)
 		}
 		tau := q.choose(m, gr.Param, eta0, aHat, nuHat)
@@ -295,6 +297,11 @@ func (m *Model) setGroups(g GLM) error {
 		m.groups = append(m.groups, q)
 	}
 	m.xnames = slices.Clone(m.names)
+	if m.hs != nil {
+		for j := range m.p {
+			m.xnames[m.hs.off+j] = "z_" + m.xnames[m.hs.off+j]
+		}
+	}
 	for _, q := range m.groups {
 		for j, c := range q.centred {
 			if c {
@@ -364,7 +371,7 @@ func (q *group) choose(m *Model, p Param, eta0, aHat, nuHat float64) float64 {
 		if m.weight != nil {
 			w = m.weight[i]
 		}
-		info[j] += w * m.fam.info(m.link, o.n, eta, aHat, nuHat)
+		info[j] += w * m.fam.info(m.link, o, eta, aHat, nuHat)
 		de, _, _ := m.fam.grads(m.link, o, eta, &ax)
 		score[j] += w * de
 	}
@@ -402,6 +409,9 @@ func (m *Model) obs(i int) obs {
 	if m.trials != nil {
 		o.n = m.trials[i]
 	}
+	if m.sd != nil {
+		o.sd = m.sd[i]
+	}
 	if m.weight != nil {
 		o.w = m.weight[i]
 	}
@@ -419,6 +429,11 @@ func (m *Model) setSpace() error {
 	}
 	if m.iNu >= 0 {
 		ps = append(ps, transform.Param{Name: "nu", Transform: transform.Lower{Bound: 1}})
+	}
+	if m.hs != nil {
+		ps = append(ps, transform.Param{Name: "hs_local", Size: m.p, Transform: transform.Positive{}},
+			transform.Param{Name: "hs_global", Transform: transform.Positive{}},
+			transform.Param{Name: "hs_slab", Transform: transform.Positive{}})
 	}
 	for _, q := range m.groups {
 		ps = append(ps, transform.Param{Name: "sd_" + q.name, Size: q.e, Transform: transform.Positive{}},

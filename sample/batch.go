@@ -5,6 +5,7 @@
 package sample
 
 import (
+	"errors"
 	"math"
 
 	"github.com/sgmcmc-go/sgmcmc"
@@ -34,18 +35,26 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r Rules, s *Settings) e
 		}
 		pts := e.probePoints(w, cvProbePoints)
 		vc, err := e.probe(e.cvSampling, nc, w, pts)
-		if err != nil {
+		cvOK := err == nil
+		if err != nil && !errors.Is(err, sgmcmc.ErrNonFinite) {
 			return err
 		}
 		vp, err := e.probe(e.sampling, nc, w, pts)
-		if err != nil {
+		if err != nil && !(cvOK || errors.Is(err, sgmcmc.ErrNonFinite)) {
 			return err
 		}
-		if cvCost*e.batchFor(noiseOf(vc, w).worstQ, nc, a.Eps, r, s) < e.batchFor(noiseOf(vp, w).worstQ, nc, a.Eps, r, s) {
+		// A probe that met a non-finite gradient at the probe points (the
+		// control variate's around an unconverged centre) leaves its
+		// estimator out; plain minibatches are probed again below, where
+		// the windows ended.
+		if cvOK && (err != nil || cvCost*e.batchFor(noiseOf(vc, w).worstQ, nc, a.Eps, r, s) < e.batchFor(noiseOf(vp, w).worstQ, nc, a.Eps, r, s)) {
 			e.sampling, n0, v0 = e.cvSampling, nc, &vc
-			a.Center, a.CenterGrad, a.CenterStep = e.center, e.cgrad, e.centreStep
+			a.Center, a.CenterGrad = e.center, e.cgrad
 		}
-		a.SetupPasses = e.passes
+	}
+	a.SetupPasses = e.passes
+	if e.passes > 0 {
+		a.CenterStep = e.centreStep
 	}
 	if v0 == nil {
 		v, err := e.probe(e.sampling, n0, w, nil)

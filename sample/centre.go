@@ -141,6 +141,13 @@ func (e *chainEnv) centre(w *whitening, hs []sym) error {
 	}
 	e.center = w.toTheta(z)
 	e.cgrad = l
+	if !e.centred && !(e.centreStep <= centreGuessMax) {
+		// The quasi-Newton step is no estimate of where the mode is (a
+		// posterior far from Gaussian here): the centre cannot be judged,
+		// and the chain samples with plain minibatches.
+		e.center, e.cgrad = nil, nil
+		return nil
+	}
 	floats.Add(p, z)
 	e.modeGuess = w.toTheta(p)
 	return nil
