@@ -51,16 +51,20 @@ type divTracker struct {
 // Run reads it in batches of steps (temperatureError).
 type virial struct {
 	anchor []float64 // a; empty while off
-	batch  int       // steps per batch
+	stride int       // every stride-th position counts (Run's thinning)
+	tick   int       // positions offered since start
+	batch  int       // counted positions per batch
 	n      int       // steps in the current batch
 	cur    float64   // its sum
 	means  []float64 // each full batch's mean (θ − a)·∇Ũ / d
 }
 
-// start turns the accumulation on, anchored at a, with batches of batch
-// steps; it keeps room for want batches so that add never allocates.
-func (v *virial) start(a []float64, batch, want int) {
+// start turns the accumulation on, anchored at a, counting every
+// stride-th position offered, in batches of batch; it keeps room for want
+// batches so that add never allocates.
+func (v *virial) start(a []float64, stride, batch, want int) {
 	v.anchor = append(v.anchor[:0], a...)
+	v.stride, v.tick = max(stride, 1), 0
 	v.batch, v.n, v.cur = max(batch, 1), 0, 0
 	if cap(v.means) < want+1 {
 		v.means = make([]float64, 0, want+1)
@@ -74,20 +78,36 @@ func (v *virial) stop() { v.anchor = v.anchor[:0] }
 // on says whether the accumulation is on.
 func (v *virial) on() bool { return len(v.anchor) > 0 }
 
-// add accumulates (θ − a)·g for a position θ and its gradient g.
+// counts says whether the next position offered counts (every stride-th).
+func (v *virial) counts() bool {
+	v.tick++
+	return v.tick%v.stride == 0
+}
+
+// add accumulates (θ − a)·g for a position θ and its gradient g, if it
+// counts.
 func (v *virial) add(theta, g []float64) {
-	if !v.on() {
+	if !v.on() || !v.counts() {
 		return
 	}
 	var s float64
 	for i, a := range v.anchor {
 		s += (theta[i] - a) * g[i]
 	}
-	v.addSum(s)
+	v.sum(s)
 }
 
-// addSum accumulates one step's (θ − a)·g, computed by the caller.
+// addSum accumulates one position's (θ − a)·g, computed by the caller,
+// if it counts.
 func (v *virial) addSum(s float64) {
+	if !v.counts() {
+		return
+	}
+	v.sum(s)
+}
+
+// sum accumulates one counted position's (θ − a)·g.
+func (v *virial) sum(s float64) {
 	v.cur += s
 	v.n++
 	if v.n == v.batch {
@@ -119,6 +139,7 @@ func (d *divTracker) finish(to, g []float64) {
 	}
 	d.judge(d.step, d.from, to, d.g, g)
 	d.step = 0
+	d.vir.add(to, g)
 }
 
 // judge counts the transition from → to if it is divergent.
@@ -133,7 +154,6 @@ func (d *divTracker) judge(step int, from, to, g0, g1 []float64) {
 		}
 	}
 	d.record(step, idx, du)
-	d.vir.add(to, g1)
 }
 
 // record counts transition step, whose estimated change in potential is du
@@ -186,8 +206,9 @@ func (d *divTracker) reset(m divMark) { d.step, d.n, d.last = m.step, m.n, m.las
 func (d *divTracker) count() (int, Divergence) { return d.n, d.last }
 
 // The configurational-temperature test of Run (virial): Run measures it
-// over the steps after burn-in of a run of at least virialMinSteps, in
-// virialBatches batches, and fails the run with ErrDivergence when the
+// at the positions of the steps after burn-in, every Thin-th (the kept
+// draws' steps), of a run of at least virialMinSteps such positions, in
+// virialBatches batches, and fails the run with ErrTemperature when the
 // batches' mean lies outside [virialLow, virialHigh] by more than virialZ
 // of its standard errors (from the batch means). Outside those bounds the
 // chain's variance is off by a factor of two or more: on N(0, 1), SGLD's
@@ -227,5 +248,5 @@ func (v *virial) temperatureError(step int) error {
 	} else {
 		what += " — too narrow: the sampler injects too little noise for its drift (a missing correction term, a step too small for the chain to leave its start)"
 	}
-	return &StepError{Step: step, Index: -1, Value: mean, Err: ErrDivergence, What: what}
+	return &StepError{Step: step, Index: -1, Value: mean, Err: ErrTemperature, What: what}
 }

@@ -48,6 +48,10 @@ var (
 	// ErrGradient: the model's gradient does not match finite differences
 	// of its log density (CheckModel, and package sample's warmup).
 	ErrGradient = errors.New("sgmcmc: gradient does not match the log density")
+	// ErrTemperature is wrapped by the error of a Run whose chain is not at
+	// its target's temperature (Run's configurational-temperature test):
+	// its draws, which Run returns, are spread too wide or too narrow.
+	ErrTemperature = errors.New("sgmcmc: chain not at its target's temperature")
 	// ErrStop may be returned by a RunOptions.Callback to end a run early
 	// without error: Run returns the draws kept so far and a nil error.
 	ErrStop = errors.New("sgmcmc: stop requested")

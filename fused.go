@@ -202,6 +202,8 @@ func (f *fused) finish(r *Recipe, step int, tot fusedPart) error {
 	r.div.from, f.bak = f.bak, r.div.from
 	r.div.g, r.g = r.g, r.div.g
 	r.div.step = step
+	// θ_t and its gradient, for Run's temperature test.
+	r.div.vir.add(r.div.from, r.div.g)
 	return nil
 }
 

@@ -52,6 +52,7 @@ func (h *HAMCMC) step(eps float64, t int) error {
 		return err
 	}
 	h.div.judge(t, base, h.next, h.g0, h.g1)
+	h.div.vir.add(h.next, h.g1)
 	h.offer(eps, h.next, base, h.g1, h.g0, identity)
 	if identity {
 		h.stats.IdentitySteps++
@@ -99,6 +100,7 @@ func (h *HAMCMC) warmup(eps float64, t int) error {
 		}
 		h.div.finish(cur, h.g0)
 		h.div.judge(t, cur, h.next, h.g0, h.g1)
+		h.div.vir.add(h.next, h.g1)
 		h.offer(eps, h.next, base, h.g1, gb, true)
 	}
 	h.stats.WarmupSteps++

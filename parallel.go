@@ -51,7 +51,9 @@ import (
 // fails, the chains still running are cancelled and RunChains returns every
 // chain's draws kept so far with a *ChainError for the lowest-numbered
 // chain that failed on its own; if ctx is cancelled it returns the draws so
-// far and ctx.Err().
+// far and ctx.Err(). A chain whose run ends with Run's temperature verdict
+// (ErrTemperature, its draws complete) cancels nothing: the others run to
+// their end, and the verdict is returned as that chain's *ChainError.
 func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain int, src rand.Source) (Sampler, error), o RunOptions) ([]*Chain, error) {
 	if ctx == nil {
 		return nil, errorf(ErrNil, "RunChains: nil context (use context.Background())")
@@ -103,7 +105,9 @@ func RunChains(ctx context.Context, k int, seed uint64, newSampler func(chain in
 					return
 				}
 				chains[c], errs[c] = Run(inner, samplers[c], o)
-				if errs[c] != nil && !errors.Is(errs[c], context.Canceled) && !errors.Is(errs[c], context.DeadlineExceeded) {
+				// A verdict on a finished chain (ErrTemperature) stops no
+				// other chain: only a failure does.
+				if errs[c] != nil && !errors.Is(errs[c], context.Canceled) && !errors.Is(errs[c], context.DeadlineExceeded) && !errors.Is(errs[c], ErrTemperature) {
 					cancel(errOtherChain)
 				}
 			}

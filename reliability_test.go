@@ -78,7 +78,10 @@ func TestRunChainsSharedMinibatch(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs GOMAXPROCS ≥ 2 for the chains to overlap")
 	}
-	o := RunOptions{Draws: 3000, Schedule: Constant(1e-3)}
+	// A burn-in of 2,000 steps: at ε = 10⁻³ the chains relax from their
+	// start over about 1/(ε·4.25) = 235 steps, and Run's temperature test
+	// flags draws taken before (too narrow).
+	o := RunOptions{Draws: 3000, BurnIn: 2000, Schedule: Constant(1e-3)}
 	shared, _ := NewMinibatch(slowModel{}, 10, false, rand.NewPCG(1, 1))
 	detected := false
 	for range 5 {

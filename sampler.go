@@ -82,7 +82,7 @@ type RunOptions struct {
 // run of at least 200 steps after burn-in whose temperature lies outside
 // [½, 2] by more than 4 standard errors — a variance off by a factor of
 // two or more: a step too large, a run-away, missing noise — ends with an
-// error wrapping ErrDivergence, every draw kept (doc/equations.md §12.2).
+// error wrapping ErrTemperature, every draw kept (doc/equations.md §12.2).
 // Cyclical schedules, whose exploration steps are off target by design,
 // are not judged.
 //
@@ -173,7 +173,7 @@ func Run(ctx context.Context, s Sampler, o RunOptions) (chain *Chain, err error)
 		}
 		if vir != nil && t == o.BurnIn+1 {
 			in = "Sampler.Position"
-			vir.start(s.Position(), (total-o.BurnIn)/virialBatches, virialBatches)
+			vir.start(s.Position(), thin, (total-o.BurnIn)/thin/virialBatches, virialBatches)
 		}
 		in = "Schedule.StepSize"
 		eps := o.Schedule.StepSize(o.Start + t)

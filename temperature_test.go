@@ -34,12 +34,13 @@ func (quartic) Grad(dst, th []float64) {
 	}
 }
 
-// TestRunAway: Run fails with ErrDivergence, keeping every draw, the runs
+// TestRunAway: Run fails with ErrTemperature, keeping every draw, the runs
 // that used to return a wrong answer with nothing flagged — pSGLD with a
 // fixed step on N(0, 1) at ε = 2.5 (sd 1.8, configurational temperature
 // 3.2), and on a quartic from θ₀ = 30 at ε = 1 (the tails too heavy, T =
 // 3.5) — and the one spread too narrow: pSGLD with its Γ kept at ε = 0.1
-// (sd 0.64, T = 0.42). At ε = 10 the divergences stop it first.
+// (sd 0.64, T = 0.42). At ε = 10 the divergences stop it first. And SGLD
+// at a stable step whose variance is 2.5 times the target's.
 func TestRunAway(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -60,13 +61,28 @@ func TestRunAway(t *testing.T) {
 				t.Fatal(err)
 			}
 			c, err := sgmcmc.Run(context.Background(), s, sgmcmc.RunOptions{Draws: 10000, BurnIn: 1000, Schedule: sgmcmc.Constant(tc.eps)})
-			if !errors.Is(err, sgmcmc.ErrDivergence) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v, want ErrDivergence saying %q", err, tc.want)
+			want := sgmcmc.ErrTemperature
+			if tc.want == "divergent" {
+				want = sgmcmc.ErrDivergence
+			}
+			if !errors.Is(err, want) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %v saying %q", err, want, tc.want)
 			}
 			if c == nil || (tc.want != "divergent" && c.Len() != 10000) {
 				t.Fatalf("the draws were not kept: %v", c)
 			}
 		})
+	}
+	// SGLD (the Recipe's fused pass) at ε = 1.2 on N(0, I₃): stable, its
+	// variance 1/(1 − ε/2) = 2.5 times the target's; thinned by 5, the
+	// test reads every fifth position.
+	s, err := sgmcmc.NewSGLD(stdNormal{}, make([]float64, 3), rand.NewPCG(3, 4), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sgmcmc.Run(context.Background(), s, sgmcmc.RunOptions{Draws: 2000, Thin: 5, BurnIn: 100, Schedule: sgmcmc.Constant(1.2)})
+	if !errors.Is(err, sgmcmc.ErrTemperature) || c.Len() != 2000 {
+		t.Errorf("SGLD at ε = 1.2: err = %v (%d draws), want ErrTemperature with every draw", err, c.Len())
 	}
 }
 

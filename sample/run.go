@@ -210,6 +210,12 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	if runErr == nil {
 		runErr = stopCause(zc, draws, a.BurnIn)
 	}
+	if errors.Is(runErr, sgmcmc.ErrTemperature) {
+		// The draws are all there, spread too wide or too narrow: a warning
+		// of the chain (Heat), not a failure.
+		out.warnings = append(out.warnings, Warning{Kind: Heat, Chain: cr.c, Message: fmt.Sprintf("chain %d: %s", cr.c, inWords(runErr))})
+		runErr = nil
+	}
 	var se *sgmcmc.StepError
 	if errors.As(runErr, &se) && se.Err == sgmcmc.ErrNonFiniteGradient {
 		// The gradient was finite at every warmup point: a non-finite value

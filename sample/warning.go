@@ -83,7 +83,9 @@ const (
 	FewDraws
 	// Divergent: divergent transitions while sampling.
 	Divergent
-	// Heat: the gradient noise heats the chain past Settings.MaxHeat.
+	// Heat: the gradient noise heats the chain past Settings.MaxHeat, or
+	// sgmcmc.Run's temperature test found a chain spread a factor of two
+	// or more too wide or too narrow (sgmcmc.ErrTemperature).
 	Heat
 	// Noise: the gradient noise dominates the sampler's own diffusion.
 	Noise
