@@ -1,0 +1,108 @@
+// Copyright ©2026 The sgmcmc Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Command tobinary converts a CSV file with a header of column names and
+// numeric cells into the dataset package's binary layout, streaming (its
+// memory does not grow with the file), with progress on standard error.
+// A cell that is missing or not a finite number stops it with an error
+// naming the row (1-based, the header being row 0), the column and the
+// cell; the output is then removed, never left half-written.
+//
+//	go run ./cmd/tobinary -in data.csv -out data.bin            # float64
+//	go run ./cmd/tobinary -in data.csv -out data.bin -float32   # half the size
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/sgmcmc-go/sgmcmc/dataset"
+)
+
+func main() {
+	in := flag.String("in", "", "the CSV file")
+	out := flag.String("out", "", "the dataset file to write")
+	f32 := flag.Bool("float32", false, "store values as float32")
+	every := flag.Duration("progress", 5*time.Second, "progress interval (0: none)")
+	flag.Parse()
+	if *in == "" || *out == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	n, err := convert(*in, *out, *f32, *every, os.Stderr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Fprintf(os.Stderr, "tobinary: %d rows written to %s\n", n, *out)
+}
+
+// convert writes the dataset file out from the CSV file in and returns the
+// rows written; on an error it removes out.
+func convert(in, out string, f32 bool, every time.Duration, progress io.Writer) (rows int, err error) {
+	fh, err := os.Open(in)
+	if err != nil {
+		return 0, err
+	}
+	defer fh.Close()
+	r := csv.NewReader(fh)
+	r.ReuseRecord = true
+	head, err := r.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return 0, fmt.Errorf("tobinary: %s: empty (no header)", in)
+		}
+		return 0, fmt.Errorf("tobinary: %s: header: %w", in, err)
+	}
+	names := append([]string(nil), head...)
+	size := 8
+	if f32 {
+		size = 4
+	}
+	w, err := dataset.Create(out, names, size)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil {
+			w.Close()
+			os.Remove(out)
+		}
+	}()
+	row := make([]float64, len(names))
+	last := time.Now()
+	for line := 1; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return w.Rows(), fmt.Errorf("tobinary: %s: row %d: %w", in, line, err)
+		}
+		for j, c := range rec {
+			v, perr := strconv.ParseFloat(c, 64)
+			if perr != nil {
+				return w.Rows(), fmt.Errorf("tobinary: %s: row %d, column %s: %q is not a number (a missing value? drop or impute the row)", in, line, names[j], c)
+			}
+			row[j] = v
+		}
+		if err := w.Write(row); err != nil {
+			return w.Rows(), fmt.Errorf("tobinary: %s: %w", in, err)
+		}
+		if every > 0 && time.Since(last) >= every {
+			fmt.Fprintf(progress, "tobinary: %d rows\n", w.Rows())
+			last = time.Now()
+		}
+	}
+	if w.Rows() == 0 {
+		return 0, fmt.Errorf("tobinary: %s: a header but no rows", in)
+	}
+	return w.Rows(), w.Close()
+}
