@@ -71,6 +71,13 @@ func open(f *os.File, path string) (*File, error) {
 	if (size != 4 && size != 8) || cols == 0 || cols > 1<<20 || rows > 1<<40 || nl > 1<<26 {
 		return nil, corrupt("header out of range (value size %d, %d rows, %d columns)", size, rows, cols)
 	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if int64(headerFixed)+int64(nl) > st.Size() {
+		return nil, corrupt("column names of %d bytes in a file of %d", nl, st.Size())
+	}
 	names := make([]byte, nl)
 	if _, err := io.ReadFull(f, names); err != nil {
 		return nil, corrupt("column names: %v", err)
@@ -79,10 +86,6 @@ func open(f *os.File, path string) (*File, error) {
 		crc: binary.LittleEndian.Uint64(h[32:]), names: strings.Split(string(names), "\n")}
 	if len(d.names) != d.cols {
 		return nil, corrupt("%d column names for %d columns", len(d.names), d.cols)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
 	}
 	if want := d.data + int64(d.rows)*int64(d.cols)*int64(size); st.Size() != want {
 		return nil, corrupt("%d bytes, its header says %d (%d rows of %d %s): truncated or appended to", st.Size(), want, d.rows, d.cols, typeName(size))
