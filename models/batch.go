@@ -4,7 +4,10 @@
 
 package models
 
-import "github.com/sgmcmc-go/sgmcmc/internal/parfor"
+import (
+	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+	"github.com/sgmcmc-go/sgmcmc/internal/parfor"
+)
 
 // batchPart is the rows of one part of a minibatch: the parts run in
 // parallel (internal/parfor) when a batch has at least two, each into its
@@ -117,7 +120,7 @@ func (w *batchWork) part(k int) {
 		}
 		switch {
 		case m.x != nil && m.p > 0:
-			eta += dot(m.x[i*m.p:(i+1)*m.p], b)
+			eta += logreg.Dot(m.x[i*m.p:(i+1)*m.p], b)
 		case m.sp != nil:
 			s := m.sp
 			for q := s.Ptr[i]; q < s.Ptr[i+1]; q++ {
@@ -160,22 +163,4 @@ func (w *batchWork) part(k int) {
 			m.addGroups(dst, x, i, v)
 		}
 	}
-}
-
-// dot returns aᵀb with four partial sums, so that the adds of a short row
-// are not one chain of dependent additions (blas64.Dot's call costs more
-// than the row at the dimensions of most GLMs).
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	for ; len(a) >= 4; a, b = a[4:], b[4:] {
-		s0 += a[0] * b[0]
-		s1 += a[1] * b[1]
-		s2 += a[2] * b[2]
-		s3 += a[3] * b[3]
-	}
-	for k, v := range a {
-		s0 += v * b[k]
-	}
-	return (s0 + s1) + (s2 + s3)
 }

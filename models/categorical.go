@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
 )
 
 // maxCategories bounds a Categorical response's categories: a row's
@@ -97,7 +98,7 @@ func (m *Model) catEtas(eta *[maxCategories]float64, x []float64, i int) {
 			b = b[1:]
 		}
 		if m.x != nil {
-			e += dot(m.x[i*m.p:(i+1)*m.p], b)
+			e += logreg.Dot(m.x[i*m.p:(i+1)*m.p], b)
 		} else if m.sp != nil {
 			s := m.sp
 			for q := s.Ptr[i]; q < s.Ptr[i+1]; q++ {

@@ -174,17 +174,7 @@ func TestHorseshoeGradients(t *testing.T) {
 		if _, err := sgmcmc.CheckModel(m, x, nil); err != nil {
 			t.Errorf("%v: %v", fl.f, err)
 		}
-		idx := r.Perm(m.Len())[:300]
-		want, got := make([]float64, m.Dim()), make([]float64, m.Dim())
-		for _, i := range idx {
-			m.LogLikGrad(want, x, i, 1)
-		}
-		m.LogLikGradBatch(got, x, idx, 1)
-		for j := range want {
-			if math.Abs(got[j]-want[j]) > 1e-10*(1+math.Abs(want[j])) {
-				t.Errorf("%v: %s: batch %v, rows %v", fl.f, m.xnames[j], got[j], want[j])
-			}
-		}
+		checkBatch(t, m, x, r.Perm(m.Len())[:300], 1, fl.f.String())
 	}
 }
 
@@ -202,19 +192,25 @@ func TestBatchMatchesRows(t *testing.T) {
 			}
 			x := randomPoint(m, r)
 			for _, n := range []int{7, 1500} {
-				idx := r.Perm(m.Len())[:n]
-				want, got := make([]float64, m.Dim()), make([]float64, m.Dim())
-				for _, i := range idx {
-					m.LogLikGrad(want, x, i, 1.7)
-				}
-				m.LogLikGradBatch(got, x, idx, 1.7)
-				for j := range want {
-					if math.Abs(got[j]-want[j]) > 1e-10*(1+math.Abs(want[j])) {
-						t.Errorf("%v(%v) sparse %v n %d: coordinate %s: batch %v, rows %v", fl.f, fl.l, sparse, n, m.xnames[j], got[j], want[j])
-						break
-					}
-				}
+				checkBatch(t, m, x, r.Perm(m.Len())[:n], 1.7, fmt.Sprintf("%v(%v) sparse %v n %d", fl.f, fl.l, sparse, n))
 			}
+		}
+	}
+}
+
+// checkBatch reports a coordinate where LogLikGradBatch over idx differs
+// from the sum of LogLikGrad over its rows by more than rounding.
+func checkBatch(t *testing.T, m *Model, x []float64, idx []int, scale float64, what string) {
+	t.Helper()
+	want, got := make([]float64, m.Dim()), make([]float64, m.Dim())
+	for _, i := range idx {
+		m.LogLikGrad(want, x, i, scale)
+	}
+	m.LogLikGradBatch(got, x, idx, scale)
+	for j := range want {
+		if math.Abs(got[j]-want[j]) > 1e-10*(1+math.Abs(want[j])) {
+			t.Errorf("%s: coordinate %s: batch %v, rows %v", what, m.xnames[j], got[j], want[j])
+			return
 		}
 	}
 }
@@ -263,15 +259,5 @@ func TestCategoricalGradients(t *testing.T) {
 	if _, err := sgmcmc.CheckModel(m, th, nil); err != nil {
 		t.Error(err)
 	}
-	idx := r.Perm(n)[:200]
-	want, got := make([]float64, m.Dim()), make([]float64, m.Dim())
-	for _, i := range idx {
-		m.LogLikGrad(want, th, i, 1)
-	}
-	m.LogLikGradBatch(got, th, idx, 1)
-	for j := range want {
-		if math.Abs(got[j]-want[j]) > 1e-10*(1+math.Abs(want[j])) {
-			t.Errorf("%s: batch %v, rows %v", m.xnames[j], got[j], want[j])
-		}
-	}
+	checkBatch(t, m, th, r.Perm(n)[:200], 1, "categorical")
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestConvert(t *testing.T) {
 	if err := d.ReadRows(got, []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if want := []float64{1, 0.5, -2, 0, 1.5, 300}; !equal(got, want) {
+	if want := []float64{1, 0.5, -2, 0, 1.5, 300}; !slices.Equal(got, want) {
 		t.Errorf("read back %v, want %v", got, want)
 	}
 	d.Close()
@@ -60,16 +61,4 @@ func TestConvert(t *testing.T) {
 			t.Errorf("%q: the output was left behind", text)
 		}
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -135,9 +135,10 @@ func (m *DenseModel) LogPrior(theta []float64) float64 {
 	return -0.5*m.prec*s + 0.5*float64(len(theta))*math.Log(m.prec/(2*math.Pi))
 }
 
-// dot returns aᵀb with four partial sums, so that the adds do not form
-// one chain of dependent additions.
-func dot(a, b []float64) float64 {
+// Dot returns aᵀb with four partial sums, so that the adds do not form
+// one chain of dependent additions (at the widths of most regressions a
+// BLAS call costs more than the row). The models package uses it too.
+func Dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
 	for ; len(a) >= 4; a, b = a[4:], b[4:] {
@@ -155,7 +156,7 @@ func dot(a, b []float64) float64 {
 // LogLikGrad adds scale·(y_i − σ(x_iᵀθ))·x_i to dst.
 func (m *DenseModel) LogLikGrad(dst, theta []float64, i int, scale float64) {
 	row := m.x.Row(i)
-	c := scale * (m.x.Y[i] - Sigmoid(dot(row, theta)))
+	c := scale * (m.x.Y[i] - Sigmoid(Dot(row, theta)))
 	dst = dst[:len(row)]
 	for j, v := range row {
 		dst[j] += c * v
@@ -164,7 +165,7 @@ func (m *DenseModel) LogLikGrad(dst, theta []float64, i int, scale float64) {
 
 // LogLik returns log p(y_i | x_i, θ) = log σ(±x_iᵀθ), computed stably.
 func (m *DenseModel) LogLik(theta []float64, i int) float64 {
-	z := dot(m.x.Row(i), theta)
+	z := Dot(m.x.Row(i), theta)
 	if m.x.Y[i] == 0 {
 		z = -z
 	}
@@ -201,7 +202,7 @@ func (m *DenseModel) Hessian(h *mat.SymDense, theta []float64) {
 	}
 	for i := range m.Len() {
 		x := m.x.Row(i)
-		p := Sigmoid(dot(x, theta))
+		p := Sigmoid(Dot(x, theta))
 		w := p * (1 - p)
 		for a, xa := range x {
 			wa := w * xa

@@ -142,7 +142,7 @@ func (m *DenseModel) rowsGrad(dst, theta []float64, idx []int, lo, hi int, scale
 	}
 	for k := range cs {
 		i := row(k)
-		cs[k] = scale * (m.x.Y[i] - Sigmoid(dot(m.x.Row(i), theta)))
+		cs[k] = scale * (m.x.Y[i] - Sigmoid(Dot(m.x.Row(i), theta)))
 	}
 	dst = dst[:m.x.Cols]
 	for k, v := range cs {
@@ -161,7 +161,7 @@ func (m *DenseModel) rangeLogLik(theta []float64, lo, hi int) float64 {
 	for g := lo; g < hi; g += logGroup {
 		prod := 1.0
 		for i := g; i < min(g+logGroup, hi); i++ {
-			s := dot(m.x.Row(i), theta)
+			s := Dot(m.x.Row(i), theta)
 			if m.x.Y[i] == 0 {
 				s = -s
 			}

@@ -64,7 +64,7 @@ func TestSimulate(t *testing.T) {
 	}
 	var s2, agree float64
 	for i := range big.Rows() {
-		z := dot(big.Row(i), beta)
+		z := Dot(big.Row(i), beta)
 		s2 += z * z
 		if (z > 0) == (big.Y[i] == 1) {
 			agree++
