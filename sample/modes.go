@@ -149,7 +149,9 @@ func (e *chainEnv) settled(multimodal bool) []float64 {
 func warmupModeWarning(outs []chainOut, ids []int, m sgmcmc.Model) []Warning {
 	var cs []int
 	for c, o := range outs {
-		if o.settled != nil && o.adapted.Shift != nil {
+		// A chain that joined another (join.go) samples the donor's place,
+		// not the mode its warmup settled in.
+		if o.settled != nil && o.adapted.Shift != nil && !o.adapted.Joined {
 			cs = append(cs, c)
 		}
 	}

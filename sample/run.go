@@ -207,14 +207,14 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	if zc != nil {
 		cr.prog.ran(cr.slot, zc.Steps)
 	}
-	if runErr == nil {
-		runErr = stopCause(zc, draws, a.BurnIn)
-	}
 	if errors.Is(runErr, sgmcmc.ErrTemperature) {
 		// The draws are all there, spread too wide or too narrow: a warning
 		// of the chain (Heat), not a failure.
 		out.warnings = append(out.warnings, Warning{Kind: Heat, Chain: cr.c, Message: fmt.Sprintf("chain %d: %s", cr.c, inWords(runErr))})
 		runErr = nil
+	}
+	if runErr == nil {
+		runErr = stopCause(zc, draws, a.BurnIn)
 	}
 	var se *sgmcmc.StepError
 	if errors.As(runErr, &se) && se.Err == sgmcmc.ErrNonFiniteGradient {
