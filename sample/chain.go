@@ -27,6 +27,9 @@ type chainOut struct {
 	adapted          Adapted
 	evals, warmEvals int64
 	warnings         []Warning
+	// spread is the last run's temperature verdict (Heat), if any: only
+	// the run whose draws the chain keeps is judged.
+	spread []Warning
 	// run is the chain's sampling state once its warmup's windows ended,
 	// and w and hs the whitening and Hessians of its last round, for a
 	// chain that another joins

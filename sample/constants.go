@@ -47,7 +47,7 @@ const (
 const (
 	centreMaxPasses   = 30                 // at most 30 full passes: a near-Gaussian posterior needs a few, ill-informed directions a dozen more (§2.3)
 	centreTol         = 1e-2               // converged at a quasi-Newton step ≤ 0.01 sd: it adds 10⁻⁴d to the E‖θ − θ̂‖² ≈ d the noise grows with (§2.3)
-	centreGuessMax    = 3                  // an unconverged search's step > 3 sd is no estimate of the mode: plain minibatches (§2.3)
+	centreGuessMax    = 3                  // an unconverged search's step > 3 sd is no estimate of the mode: the noise is probed around the centre (§2.3)
 	centreWarn        = 0.1                // a centre left > 0.1 sd from the mode is warned of: its noise rests on the search's estimate of the mode (§2.3, §11)
 	centreMemory      = 10                 // L-BFGS pairs: the directions the fixed batch's curvature got wrong are few (§2.3)
 	centreCurvature   = 0.5                // secant step when the directional derivative rises past half its start's magnitude (§2.3)

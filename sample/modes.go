@@ -149,9 +149,10 @@ func (e *chainEnv) settled(multimodal bool) []float64 {
 func warmupModeWarning(outs []chainOut, ids []int, m sgmcmc.Model) []Warning {
 	var cs []int
 	for c, o := range outs {
-		// A chain that joined another (join.go) samples the donor's place,
-		// not the mode its warmup settled in.
-		if o.settled != nil && o.adapted.Shift != nil && !o.adapted.Joined {
+		// A chain that joined another (join.go), or whose draws moved away
+		// from where its warmup settled (a later round re-adapted it), does
+		// not sample the mode its warmup settled in.
+		if o.settled != nil && o.adapted.Shift != nil && !o.adapted.Joined && !movedOn(&o) {
 			cs = append(cs, c)
 		}
 	}
@@ -248,4 +249,28 @@ func (g *chainGroups) describe(cs, ids []int, m sgmcmc.Model, at func(k int) []f
 		}
 	}
 	return parts
+}
+
+// movedOn says whether a chain's draws lie away from the point its warmup
+// settled in: ½‖L⁻¹(settled − mean of the draws)‖² beyond settledLimit in
+// the chain's final whitening L.
+func movedOn(o *chainOut) bool {
+	if o.chain == nil || o.chain.Len() == 0 || o.chain.Coords != nil || o.chain.Dim != len(o.settled) {
+		return false
+	}
+	d := len(o.settled)
+	mean := make([]float64, d)
+	o.chain.Mean(mean)
+	aff, err := o.adapted.Affine(sgmcmc.GradFunc(func([]float64, []float64) {}))
+	if err != nil {
+		return false
+	}
+	z, zm := make([]float64, d), make([]float64, d)
+	aff.ToZ(z, o.settled)
+	aff.ToZ(zm, mean)
+	var q float64
+	for i := range z {
+		q += (z[i] - zm[i]) * (z[i] - zm[i])
+	}
+	return q/2 > settledLimit(d)
 }

@@ -210,8 +210,10 @@ func (cr *chainRun) once(w *whitening, hs []sym, out *chainOut, resume []float64
 	if errors.Is(runErr, sgmcmc.ErrTemperature) {
 		// The draws are all there, spread too wide or too narrow: a warning
 		// of the chain (Heat), not a failure.
-		out.warnings = append(out.warnings, Warning{Kind: Heat, Chain: cr.c, Message: fmt.Sprintf("chain %d: %s", cr.c, inWords(runErr))})
+		out.spread = []Warning{{Kind: Heat, Chain: cr.c, Message: fmt.Sprintf("chain %d: %s", cr.c, inWords(runErr))}}
 		runErr = nil
+	} else {
+		out.spread = nil
 	}
 	if runErr == nil {
 		runErr = stopCause(zc, draws, a.BurnIn)

@@ -140,6 +140,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 			res.Divergences += o.chain.Divergences
 		}
 		res.Warnings = append(res.Warnings, o.warnings...)
+		res.Warnings = append(res.Warnings, o.spread...)
 		if errs[c] == nil {
 			continue
 		}
