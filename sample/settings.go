@@ -202,9 +202,10 @@ type Adapted struct {
 	// it, the search stopped at its cap of full passes and Center is its
 	// last point, not the mode: the control variate stays unbiased, and
 	// its noise was probed around Center plus that step, the mode as the
-	// search estimated it. Above 0.1 Run warns (Centre). It is set
-	// whenever a search ran, also when its centre was not used (Center
-	// nil: a step above 3 sd, or plain minibatches cheaper).
+	// search estimated it (around Center itself for a step above 3 sd,
+	// no estimate). Above 0.1 Run warns (Centre). It is set whenever a
+	// search ran, also when its centre was not used (Center nil: plain
+	// minibatches were cheaper).
 	CenterStep float64
 	// SetupPasses is the number of full passes over the data this chain's
 	// warmup made to find Center.
