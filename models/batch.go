@@ -24,7 +24,7 @@ type batchWork struct {
 	scale float64
 	ax    aux
 	parts [][]float64
-	aux   [][3]float64 // each part's Σ ∂ℓ/∂σ-or-φ and ∂ℓ/∂ν (and unused)
+	aux   [][2]float64 // each part's Σ ∂ℓ/∂σ-or-φ and Σ ∂ℓ/∂ν
 	job   *parfor.Job
 }
 
@@ -68,7 +68,7 @@ func (m *Model) batchGrad(dst, x []float64, idx []int, scale float64) {
 	n := (len(idx) + batchPart - 1) / batchPart
 	for len(w.parts) < n {
 		w.parts = append(w.parts, make([]float64, m.dim))
-		w.aux = append(w.aux, [3]float64{})
+		w.aux = append(w.aux, [2]float64{})
 	}
 	w.x, w.idx, w.scale, w.ax = x, idx, scale, m.auxAt(x)
 	if n > 1 {
@@ -139,7 +139,7 @@ func (w *batchWork) part(k int) {
 		sa += c * da
 		sn += c * dn
 	}
-	w.aux[k] = [3]float64{sa, sn}
+	w.aux[k] = [2]float64{sa, sn}
 	g := dst[off:m.nB]
 	for r, i := range idx {
 		v := cs[r]

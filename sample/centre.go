@@ -164,6 +164,7 @@ type quasiNewton struct {
 	mem      int
 	s, y     [][]float64
 	rho, alf []float64
+	r        []float64 // the two-loop's work vector
 }
 
 func newQuasiNewton(h0 sym, mem int) *quasiNewton {
@@ -191,7 +192,8 @@ func (q *quasiNewton) push(s, y []float64) {
 
 // mulH writes H·v into dst.
 func (q *quasiNewton) mulH(dst, v []float64) {
-	r := append([]float64(nil), v...)
+	q.r = append(q.r[:0], v...)
+	r := q.r
 	for k := len(q.s) - 1; k >= 0; k-- {
 		q.alf[k] = q.rho[k] * floats.Dot(q.s[k], r)
 		floats.AddScaled(r, -q.alf[k], q.y[k])
