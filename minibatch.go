@@ -49,7 +49,8 @@ type Minibatch struct {
 	replace bool
 	src     rand.Source
 	rng     *rand.Rand
-	perm    []int
+	perm    []int // the persistent permutation (permuted draws), or nil
+	seen    []int // the rejection draws' hash set (1 + index), or nil
 	idx     []int
 
 	busy   atomic.Bool // a call is under way
@@ -78,17 +79,42 @@ func NewMinibatch(m Model, n int, replace bool, src rand.Source) (*Minibatch, er
 	if n <= 0 || (!replace && n > N) {
 		return nil, errorf(ErrRange, "NewMinibatch: batch size %d not in [1, %d]", n, N)
 	}
-	if err := checkMemory("NewMinibatch", fmt.Sprintf("the indices of a batch of %d and a permutation of N = %d", n, N), floatBytes(n+N), 0); err != nil {
+	permuted := !replace && (N <= permMaxN || 2*n > N)
+	words, what := n, fmt.Sprintf("the indices of a batch of %d", n)
+	if permuted {
+		words, what = n+N, what+fmt.Sprintf(" and a permutation of N = %d", N)
+	}
+	if err := checkMemory("NewMinibatch", what, floatBytes(words), 0); err != nil {
 		return nil, err
 	}
 	b := &Minibatch{model: m, n: n, replace: replace, src: src, rng: rand.New(src), idx: make([]int, n)}
-	if !replace {
+	switch {
+	case permuted:
 		b.perm = make([]int, N)
 		for i := range b.perm {
 			b.perm[i] = i
 		}
+	case !replace:
+		b.seen = make([]int, seenSize(n))
 	}
 	return b, nil
+}
+
+// permMaxN is the largest N whose batches without replacement are drawn
+// from a persistent permutation of the N items (8 MiB of indices); above
+// it, and for batches of at most N/2, they are drawn by rejection, so that
+// a Minibatch over 10⁸ items holds O(n) memory, not 800 MB.
+const permMaxN = 1 << 20
+
+// seenSize returns the size of the rejection draws' hash set for batches
+// of n: a power of two at least 2n, so that a probe finds a free slot in
+// at most two looks on average.
+func seenSize(n int) int {
+	s := 16
+	for s < 2*n {
+		s <<= 1
+	}
+	return s
 }
 
 // sharedWhat and errShared are the fault of a Minibatch caught in use by
@@ -155,12 +181,40 @@ func (b *Minibatch) draw() {
 		}
 		return
 	}
+	if b.perm == nil {
+		b.drawRejecting(N)
+		return
+	}
 	// Partial Fisher–Yates over a persistent permutation: O(n) per batch,
 	// and uniform over n-subsets whatever order perm was left in.
 	for k := range b.n {
 		j := k + b.rng.IntN(N-k)
 		b.perm[k], b.perm[j] = b.perm[j], b.perm[k]
 		b.idx[k] = b.perm[k]
+	}
+}
+
+// drawRejecting draws n distinct items of N ≥ 2n by rejection: uniform
+// draws, each kept unless the batch already holds it. Each ordered batch of
+// distinct items is as likely as any other, so the batch is uniform over
+// n-subsets; a draw is rejected with probability below n/N ≤ ½, so a batch
+// costs at most 2n draws on average, and O(n) memory.
+func (b *Minibatch) drawRejecting(N int) {
+	clear(b.seen)
+	mask := uint64(len(b.seen) - 1)
+	for k := 0; k < b.n; {
+		i := b.rng.IntN(N)
+		// Open addressing with linear probing, slots holding 1 + index.
+		h := (uint64(i) * 0x9e3779b97f4a7c15 >> 32) & mask
+		for b.seen[h] != 0 && b.seen[h] != i+1 {
+			h = (h + 1) & mask
+		}
+		if b.seen[h] == i+1 {
+			continue
+		}
+		b.seen[h] = i + 1
+		b.idx[k] = i
+		k++
 	}
 }
 

@@ -11,7 +11,7 @@ const kindMinibatch = "Minibatch"
 // MarshalBinary checkpoints the batch stream in the package's checkpoint
 // format (documented in checkpoint.go), of kind "Minibatch": N, the batch
 // size, the replacement mode, the permutation the batches are drawn from
-// (empty with replacement), the last batch and the random source's state.
+// (empty with replacement and for rejection draws), the last batch and the random source's state.
 // The source must implement encoding.BinaryMarshaler.
 func (b *Minibatch) MarshalBinary() ([]byte, error) {
 	if !b.acquire() {
@@ -39,7 +39,7 @@ func (b *Minibatch) decode(d *decoder) func() {
 		d.fail("checkpoint drawn with replacement %v, the receiver %v", rep, b.replace)
 	}
 	var perm []int
-	if b.replace {
+	if b.perm == nil {
 		d.length("permutation", 0)
 	} else {
 		perm = d.perm("permutation", N)

@@ -6,6 +6,7 @@ package sgmcmc
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -230,3 +231,69 @@ func TestMinibatchUsesBatchModel(t *testing.T) {
 		t.Errorf("LogLikGradBatch called %d times, want 10", calls)
 	}
 }
+
+// TestRejectionDraws: above permMaxN a batch without replacement is drawn
+// by rejection; every batch has n distinct items, each item's inclusion
+// frequency is n/N and each pair's n(n−1)/(N(N−1)) (uniform n-subsets),
+// within 4.5 binomial standard errors over 40,000 batches; and a
+// Minibatch over 3·10⁶ items holds no permutation.
+func TestRejectionDraws(t *testing.T) {
+	const N, n, B = 40, 15, 40000
+	b := &Minibatch{n: n, rng: rand.New(rand.NewPCG(1, 2)), idx: make([]int, n), seen: make([]int, seenSize(n))}
+	count := make([]float64, N)
+	pair := 0.0 // items 3 and 17 together
+	for range B {
+		b.drawRejecting(N)
+		s := slices.Clone(b.idx)
+		slices.Sort(s)
+		if len(slices.Compact(s)) != n {
+			t.Fatalf("batch %v has repeated items", b.idx)
+		}
+		for _, i := range b.idx {
+			count[i]++
+		}
+		if slices.Contains(b.idx, 3) && slices.Contains(b.idx, 17) {
+			pair++
+		}
+	}
+	check := func(what string, got, p float64) {
+		t.Helper()
+		if se := math.Sqrt(B * p * (1 - p)); math.Abs(got-B*p) > 4.5*se {
+			t.Errorf("%s: %v draws, want %.0f ± %.0f", what, got, B*p, se)
+		}
+	}
+	for i, c := range count {
+		check(fmt.Sprintf("item %d", i), c, float64(n)/N)
+	}
+	check("pair (3, 17)", pair, float64(n*(n-1))/(N*(N-1)))
+
+	big := lenModel(3_000_000)
+	mb, err := NewMinibatch(big, 100, false, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mb.perm != nil || len(mb.seen) != 256 {
+		t.Fatalf("a batch of 100 of 3·10⁶ items holds a permutation of %d and a set of %d", len(mb.perm), len(mb.seen))
+	}
+	mb.Draw()
+	ck, err := mb.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(mb.Draw())
+	if err := mb.UnmarshalBinary(ck); err != nil {
+		t.Fatal(err)
+	}
+	if got := mb.Draw(); !slices.Equal(got, want) {
+		t.Fatalf("after restoring the checkpoint the next batch is %v, want %v", got[:3], want[:3])
+	}
+}
+
+// lenModel is a model of n items whose gradients are zero: for tests of
+// batch streams.
+type lenModel int
+
+func (lenModel) Dim() int                                              { return 1 }
+func (m lenModel) Len() int                                            { return int(m) }
+func (lenModel) LogPriorGrad(dst, theta []float64)                     {}
+func (lenModel) LogLikGrad(dst, theta []float64, i int, scale float64) {}

@@ -12,11 +12,14 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 )
 
-// File is an open dataset file. Its methods read into buffers the caller
-// gives or into one of a size the caller chooses, so that its memory is
-// bounded whatever the file's size. It is safe for concurrent use (its
+// File is an open dataset file, a Table. Its methods read into buffers the
+// caller gives, pooled buffers of at most 1 MiB, or one of a size the
+// caller chooses, so that its memory is bounded whatever the file's size. It is safe for concurrent use (its
 // reads are positioned: os.File.ReadAt).
 type File struct {
 	f          *os.File
@@ -25,7 +28,24 @@ type File struct {
 	data       int64 // offset of the first row
 	crc        uint64
 	names      []string
+	chunk      int       // rows of a ReadRows buffer
+	bufs       sync.Pool // of *[]byte of chunk rows
+	bytes      atomic.Int64
+	nanos      atomic.Int64
+	timed      bool
+	// The data rows, when Cache loaded them: the values as stored
+	// (float32s or float64s).
+	cache32 []float32
+	cache64 []float64
 }
+
+// DefaultBudget is the memory a File's cache may take unless the caller
+// says otherwise (Cache): 1 GiB, which holds 10⁷ rows of 21 float32s.
+const DefaultBudget = 1 << 30
+
+// readChunk bounds the rows a run of ReadRows reads at once (and the
+// pooled buffer of each concurrent reader): 1 MiB of row data.
+const readChunk = 1 << 20
 
 // Open opens the dataset file path and checks its header and size; with
 // verify, it also reads the whole file once (in blocks of 1 MiB) and
@@ -84,6 +104,8 @@ func open(f *os.File, path string) (*File, error) {
 	}
 	d := &File{f: f, rows: int(rows), cols: int(cols), size: size, data: int64(headerFixed) + int64(nl),
 		crc: binary.LittleEndian.Uint64(h[32:]), names: strings.Split(string(names), "\n")}
+	d.chunk = max(1, readChunk/int(d.rowBytes()))
+	d.bufs.New = func() any { b := make([]byte, int64(d.chunk)*d.rowBytes()); return &b }
 	if len(d.names) != d.cols {
 		return nil, corrupt("%d column names for %d columns", len(d.names), d.cols)
 	}
@@ -128,28 +150,130 @@ func (d *File) Verify() error {
 }
 
 // ReadRows writes the rows idx (0-based) into dst, row-major, len(idx)·Cols
-// values, one positioned read a row into buf (at least Cols·ValueSize
-// bytes; nil allocates one).
-func (d *File) ReadRows(dst []float64, idx []int, buf []byte) error {
-	rb := d.rowBytes()
+// values. Each run of consecutive indices is one positioned read (a full
+// pass's part is one run; a random minibatch is a read a row), through a
+// pooled buffer of at most readChunk rows, so that it allocates nothing
+// once warm and holds bounded memory. It is safe for concurrent use.
+func (d *File) ReadRows(dst []float64, idx []int) error {
 	if len(dst) < len(idx)*d.cols {
 		return fmt.Errorf("dataset: ReadRows: dst of %d values for %d rows of %d", len(dst), len(idx), d.cols)
 	}
-	if int64(len(buf)) < rb {
-		buf = make([]byte, rb)
+	rb := d.rowBytes()
+	bp := d.bufs.Get().(*[]byte)
+	defer d.bufs.Put(bp)
+	var t0 time.Time
+	if d.timed {
+		t0 = time.Now()
 	}
-	buf = buf[:rb]
-	for k, i := range idx {
+	if d.cache32 != nil || d.cache64 != nil {
+		c := d.cols
+		for k, i := range idx {
+			if i < 0 || i >= d.rows {
+				return fmt.Errorf("dataset: ReadRows: row %d not in [0, %d)", i, d.rows)
+			}
+			row := dst[k*c : (k+1)*c]
+			if d.cache64 != nil {
+				copy(row, d.cache64[i*c:])
+				continue
+			}
+			src := d.cache32[i*c : (i+1)*c]
+			for j, v := range src {
+				row[j] = float64(v)
+			}
+		}
+		return nil
+	}
+	var read int64
+	for k := 0; k < len(idx); {
+		i := idx[k]
 		if i < 0 || i >= d.rows {
 			return fmt.Errorf("dataset: ReadRows: row %d not in [0, %d)", i, d.rows)
 		}
-		if _, err := d.f.ReadAt(buf, d.data+int64(i)*rb); err != nil {
-			return fmt.Errorf("dataset: row %d: %w", i, err)
+		n := 1
+		for n < d.chunk && k+n < len(idx) && idx[k+n] == i+n {
+			n++
 		}
-		d.decode(dst[k*d.cols:(k+1)*d.cols], buf)
+		if i+n > d.rows {
+			return fmt.Errorf("dataset: ReadRows: row %d not in [0, %d)", i+n-1, d.rows)
+		}
+		b := (*bp)[:int64(n)*rb]
+		if _, err := d.f.ReadAt(b, d.data+int64(i)*rb); err != nil {
+			return fmt.Errorf("dataset: %s: rows %d–%d: %w", d.f.Name(), i, i+n-1, err)
+		}
+		d.decode(dst[k*d.cols:(k+n)*d.cols], b)
+		read += int64(len(b))
+		k += n
+	}
+	d.bytes.Add(read)
+	if d.timed {
+		d.nanos.Add(int64(time.Since(t0)))
 	}
 	return nil
 }
+
+// Cache reads the file's rows into memory, as stored, when they take at
+// most budget bytes (DefaultBudget is the default a caller should pass),
+// and reports whether it did: from then on ReadRows decodes rows from
+// memory instead of reading them from the file, and Stats counts no more
+// bytes. Data beyond the budget stay on disk, read into bounded buffers.
+// The file's checksum is verified on the way in.
+func (d *File) Cache(budget int64) (bool, error) {
+	n := int64(d.rows) * d.rowBytes()
+	if n > budget {
+		return false, nil
+	}
+	if d.cache32 != nil || d.cache64 != nil {
+		return true, nil
+	}
+	nv := d.rows * d.cols
+	var c32 []float32
+	var c64 []float64
+	if d.size == 4 {
+		c32 = make([]float32, nv)
+	} else {
+		c64 = make([]float64, nv)
+	}
+	// In blocks of readChunk rows, through one buffer, checksummed on the
+	// way.
+	h := crc64.New(crcTable)
+	buf := make([]byte, int64(d.chunk)*d.rowBytes())
+	for first := 0; first < d.rows; first += d.chunk {
+		rows := min(d.chunk, d.rows-first)
+		b := buf[:int64(rows)*d.rowBytes()]
+		if _, err := d.f.ReadAt(b, d.data+int64(first)*d.rowBytes()); err != nil {
+			return false, fmt.Errorf("dataset: %s: caching rows %d–%d: %w", d.f.Name(), first, first+rows-1, err)
+		}
+		h.Write(b)
+		v0 := first * d.cols
+		for j := range rows * d.cols {
+			if c32 != nil {
+				c32[v0+j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+			} else {
+				c64[v0+j] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:]))
+			}
+		}
+	}
+	if got := h.Sum64(); got != d.crc {
+		return false, fmt.Errorf("dataset: %s: data checksum %016x, its header says %016x: changed since written: %w", d.f.Name(), got, d.crc, ErrCorrupt)
+	}
+	d.bytes.Add(n)
+	d.cache32, d.cache64 = c32, c64
+	return true, nil
+}
+
+// Read is ReadRows: the Table interface.
+func (d *File) Read(dst []float64, idx []int) error { return d.ReadRows(dst, idx) }
+
+// Stats returns the bytes read by ReadRows and Pass since Open, and the
+// wall time spent in those reads (summed over concurrent readers; zero
+// unless Timed was called).
+func (d *File) Stats() (bytes int64, seconds float64) {
+	return d.bytes.Load(), float64(d.nanos.Load()) / 1e9
+}
+
+// Timed makes ReadRows and Pass time their reads for Stats (two clock
+// readings a call).
+func (d *File) Timed() { d.timed = true }
 
 // decode turns the bytes of one or more rows into values.
 func (d *File) decode(dst []float64, b []byte) {
@@ -183,6 +307,7 @@ func (d *File) Pass(block int, fn func(first int, values []float64) error) error
 		if _, err := d.f.ReadAt(b, d.data+int64(first)*rb); err != nil {
 			return fmt.Errorf("dataset: rows %d–%d: %w", first, first+n-1, err)
 		}
+		d.bytes.Add(int64(len(b)))
 		v := vals[:n*d.cols]
 		d.decode(v, b)
 		if err := fn(first, v); err != nil {

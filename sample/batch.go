@@ -52,7 +52,7 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r Rules, s *Settings) e
 			a.Center, a.CenterGrad = e.center, e.cgrad
 		}
 	}
-	a.SetupPasses = e.passes
+	a.SetupPasses, a.SetupSeconds = e.passes, e.setupSecs
 	if e.passes > 0 {
 		a.CenterStep = e.centreStep
 	}

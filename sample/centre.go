@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/internal/fullpass"
@@ -69,7 +70,9 @@ func (e *chainEnv) centre(w *whitening, hs []sym) error {
 	// grad evaluates the whitened gradient at z into g, the
 	// log-likelihood gradient into l, and says whether g is finite.
 	grad := func(g, l, z []float64) bool {
+		t0 := time.Now()
 		aff.Grad(g, z)
+		e.setupSecs += time.Since(t0).Seconds()
 		copy(l, lik)
 		e.passes++
 		return valid.FirstNonFinite(g) < 0

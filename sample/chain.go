@@ -168,6 +168,7 @@ type chainEnv struct {
 	counted       sgmcmc.Model
 	center, cgrad []float64
 	passes        int
+	setupSecs     float64   // wall time of the passes
 	centred       bool      // the last centre search converged
 	centreStep    float64   // its last quasi-Newton step's length, in whitened units
 	modeGuess     []float64 // the centre plus that step: the full-data mode as the search last estimated it

@@ -208,8 +208,9 @@ type Adapted struct {
 	// minibatches were cheaper).
 	CenterStep float64
 	// SetupPasses is the number of full passes over the data this chain's
-	// warmup made to find Center.
-	SetupPasses int
+	// warmup made to find Center, and SetupSeconds their wall time.
+	SetupPasses  int
+	SetupSeconds float64
 	// Rounds is the number of sampling runs the chain made
 	// (Settings.Rounds), a first-order method's pilot run included
 	// (doc/adaptation.md §6.1): the draws and the adaptation above are

@@ -33,7 +33,7 @@ func TestConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := make([]float64, 6)
-	if err := d.ReadRows(got, []int{0, 1}, nil); err != nil {
+	if err := d.ReadRows(got, []int{0, 1}); err != nil {
 		t.Fatal(err)
 	}
 	if want := []float64{1, 0.5, -2, 0, 1.5, 300}; !slices.Equal(got, want) {

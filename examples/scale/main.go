@@ -86,7 +86,10 @@ func main() {
 	plotFile := flag.String("plot", "", "write the figure to this PNG file (default: scale.png in the example's directory)")
 	flag.IntVar(&c.Draws, "draws", 0, "draws per chain of Sample and of the reference rows (0: Sample's default, 1000)")
 	flag.Uint64Var(&c.Seed, "seed", c.Seed, "seed of Sample and of the reference sampler (the data's seed is fixed)")
-	flag.StringVar(&c.DataDir, "data", "", "directory holding a9a (default: the repository's testdata/a9a)")
+	flag.StringVar(&c.DataDir, "data", "", "directory holding a9a (default: the repository's testdata/a9a); with -stream, the directory of its data files and their references, written on first use (default: sgmcmc-scale in the system's temporary directory)")
+	stream := flag.Bool("stream", false, "run sample.Run on data read from disk (dataset.File) against the same data in memory, each row in a child process, and print their rows")
+	streamCases := flag.String("stream-cases", "", "with -stream: comma-separated storage:N rows instead of the default memory:1e7,binary:1e7,binary:1e8")
+	streamRow := flag.String("stream-row", "", "run one storage:N row of -stream in this process and print it as JSON (what -stream's children do)")
 	flag.Parse()
 	if *cases != "" {
 		c.Cases = strings.Split(*cases, ",")
@@ -95,7 +98,36 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var err error
+	dir := c.DataDir
+	if dir == "" {
+		dir = streamDataDir()
+	}
 	switch {
+	case *streamRow != "":
+		var cs StreamCase
+		if cs, err = parseStreamCase(*streamRow); err == nil {
+			err = StreamChild(ctx, c, dir, cs)
+		}
+	case *stream:
+		cases := defaultStream
+		if *streamCases != "" {
+			cases = nil
+			for _, s := range strings.Split(*streamCases, ",") {
+				cs, perr := parseStreamCase(s)
+				if perr != nil {
+					err = perr
+					break
+				}
+				cases = append(cases, cs)
+			}
+		}
+		if err == nil {
+			var rows []StreamRow
+			rows, err = Stream(ctx, c, dir, cases)
+			if err == nil {
+				err = writeStream(os.Stdout, rows, *asJSON)
+			}
+		}
 	case *stan != "":
 		err = WriteStan(*stan, *n, *d)
 	case *reference:
@@ -156,6 +188,23 @@ func WriteStan(dir string, n, d int) error {
 		return err
 	}
 	return errors.Join(writeFloats(filepath.Join(dir, "X.bin"), x.X), writeFloats(filepath.Join(dir, "y.bin"), x.Y))
+}
+
+// writeStream writes the -stream rows as JSON ({"rows": [...]}) or as
+// one JSON row a line.
+func writeStream(w io.Writer, rows []StreamRow, asJSON bool) error {
+	if asJSON {
+		return json.NewEncoder(w).Encode(struct {
+			Rows []StreamRow `json:"rows"`
+		}{rows})
+	}
+	enc := json.NewEncoder(w)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // run runs the experiment and writes the table, or the JSON object, to w,

@@ -7,7 +7,11 @@
 // GOMAXPROCS is.
 package fullpass
 
-import "github.com/sgmcmc-go/sgmcmc/internal/parfor"
+import (
+	"sync"
+
+	"github.com/sgmcmc-go/sgmcmc/internal/parfor"
+)
 
 // Model is the part of sgmcmc.Model a pass uses.
 type Model interface {
@@ -22,10 +26,15 @@ type BatchModel interface {
 	LogLikGradBatch(dst, theta []float64, idx []int, scale float64)
 }
 
-// PartSize is the number of data items in one part of a full pass: large
-// enough that handing a part to a core costs nothing next to its work,
-// small enough that the parts share out evenly between the cores.
-const PartSize = 4096
+// PartSize is the least number of data items in one part of a full pass:
+// large enough that handing a part to a core costs nothing next to its
+// work, small enough that the parts share out evenly between the cores.
+// Above MaxParts·PartSize items the parts grow, so that a pass holds at
+// most MaxParts partial sums whatever N is (at d = 10⁴, 20 MB).
+const (
+	PartSize = 4096
+	MaxParts = 256
+)
 
 // Pass computes the full-data log-likelihood gradient Σ_i ∇log p(x_i | θ)
 // of a Model, streaming the data in order in parts of PartSize items on
@@ -37,7 +46,8 @@ type Pass struct {
 	m     Model
 	bm    BatchModel // m's batch capability, or nil
 	n, d  int
-	idx   []int       // 0 … N−1, the parts' index lists (with bm)
+	size  int         // items a part
+	idx   sync.Pool   // of *[]int: a part's index list (with bm)
 	parts [][]float64 // one sum per part
 	theta []float64   // the point of the pass in progress
 	job   *parfor.Job
@@ -47,17 +57,13 @@ type Pass struct {
 func New(m Model) *Pass {
 	p := &Pass{m: m, n: m.Len(), d: m.Dim()}
 	p.bm, _ = m.(BatchModel)
-	np := (p.n + PartSize - 1) / PartSize
+	p.size = max(PartSize, (p.n+MaxParts-1)/MaxParts)
+	np := (p.n + p.size - 1) / p.size
 	p.parts = make([][]float64, np)
 	for k := range p.parts {
 		p.parts[k] = make([]float64, p.d)
 	}
-	if p.bm != nil {
-		p.idx = make([]int, p.n)
-		for i := range p.idx {
-			p.idx[i] = i
-		}
-	}
+	p.idx.New = func() any { s := make([]int, p.size); return &s }
 	p.job = parfor.NewJob(p.part)
 	return p
 }
@@ -79,9 +85,17 @@ func (p *Pass) Grad(dst, theta []float64) {
 func (p *Pass) part(k int) {
 	s := p.parts[k]
 	clear(s)
-	lo, hi := k*PartSize, min((k+1)*PartSize, p.n)
+	lo, hi := k*p.size, min((k+1)*p.size, p.n)
 	if p.bm != nil {
-		p.bm.LogLikGradBatch(s, p.theta, p.idx[lo:hi], 1)
+		// The part's items in order: a model reading its data from a file
+		// reads them as one range (dataset.Model).
+		b := p.idx.Get().(*[]int)
+		idx := (*b)[:hi-lo]
+		for j := range idx {
+			idx[j] = lo + j
+		}
+		p.bm.LogLikGradBatch(s, p.theta, idx, 1)
+		p.idx.Put(b)
 		return
 	}
 	for i := lo; i < hi; i++ {
