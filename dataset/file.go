@@ -2,12 +2,20 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Package dataset stores a numeric table on disk in a layout a sampler can
-// read with bounded memory: exact uniform minibatches by random row access
-// (one positioned read a row, into the caller's buffer) and sequential
-// passes in blocks of a size the caller chooses. A file carries a CRC-64
-// of its data in its header, so that a truncated or changed file is
-// refused, not silently read.
+// Package dataset gives a sampler data that need not fit in memory. A
+// Table is all a sampler needs of its data: the number of items, rows at
+// random for minibatches, and runs of consecutive rows for full passes.
+// NewModel turns a Table and a likelihood written on rows (RowModel) into
+// a sgmcmc.Model that sample.Run and the samplers run as any other.
+// Tables: Memory (rows in memory, handed over in place) and File.
+//
+// File is a numeric table on disk in a layout read with bounded memory:
+// exact uniform minibatches by random row access (one positioned read a
+// row into a pooled buffer), runs of rows in one read, sequential passes
+// in blocks of a size the caller chooses, and, within a memory budget
+// the caller sets (Cache; DefaultBudget 1 GiB), the whole table read into
+// memory once. A file carries a CRC-64 of its data in its header, so that
+// a truncated or changed file is refused, not silently read.
 //
 // The layout, all little-endian:
 //

@@ -37,7 +37,10 @@ import (
 // measures it) and e.centred (whether that step is within centreTol).
 // A search that does not converge keeps its last point and its step
 // (chooseBatch probes the noise where that step leads, and Run warns).
-func (e *chainEnv) centre(w *whitening, hs []sym) error {
+//
+// With from (the run's shared centre, share.go), the search starts there,
+// its full gradient known, when the chain's warmup settled in its basin.
+func (e *chainEnv) centre(w *whitening, hs []sym, from *sharedCentre) error {
 	d := e.d
 	e.centred, e.centreStep = false, math.Inf(1)
 	inv, ok := meanInverse(hs)
@@ -55,8 +58,13 @@ func (e *chainEnv) centre(w *whitening, hs []sym) error {
 	}
 	pass := fullpass.New(e.model)
 	lik := make([]float64, d)
+	var known []float64 // the log-likelihood gradient at the next point asked for, when known
 	full := sgmcmc.GradFunc(func(dst, theta []float64) {
-		pass.Grad(lik, theta)
+		if known != nil {
+			copy(lik, known)
+		} else {
+			pass.Grad(lik, theta)
+		}
 		clear(dst)
 		e.model.LogPriorGrad(dst, theta)
 		for j, v := range lik {
@@ -74,10 +82,16 @@ func (e *chainEnv) centre(w *whitening, hs []sym) error {
 		aff.Grad(g, z)
 		e.setupSecs += time.Since(t0).Seconds()
 		copy(l, lik)
-		e.passes++
+		if known == nil {
+			e.passes++
+		}
+		known = nil
 		return valid.FirstNonFinite(g) < 0
 	}
 	z, g, l := make([]float64, d), make([]float64, d), make([]float64, d)
+	if from != nil && e.sameBasin(w, from.center) {
+		z, known = w.toZ(from.center), from.lik
+	}
 	zn, gn, ln := make([]float64, d), make([]float64, d), make([]float64, d)
 	p, y := make([]float64, d), make([]float64, d)
 	q := newQuasiNewton(inv, centreMemory)

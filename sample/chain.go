@@ -42,6 +42,8 @@ type chainOut struct {
 	// centred says the chain's control-variate search converged (for a
 	// chain that joins this one).
 	centred bool
+	// share is the shared centre the leader found (share.go).
+	share *sharedCentre
 	// rounds is the chain's history (Result.Rounds).
 	rounds []Round
 	// stopped says the user's Callback ended the chain's run.
@@ -249,7 +251,10 @@ func newChainEnv(c int, p Problem, d int, src rand.Source, dense bool) (*chainEn
 // sampleChain runs chain c: warmup, in the phases P0–P7 (doc.go;
 // doc/adaptation.md §2), then the round loop (rounds.go) that freezes,
 // runs and assesses the sampler.
-func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Settings, m Method, r Rules, prog *sampleProgress, slot int) (out chainOut, err error) {
+//
+// sh is the chain's part in the run's shared centre (share.go): the
+// leader returns after P3 with out.share set.
+func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Settings, m Method, r Rules, prog *sampleProgress, slot int, sh *sharing) (out chainOut, err error) {
 	d := len(theta0)
 	dense := d <= s.DenseMax
 	src := rng.ChainSource(s.Seed, c)
@@ -313,10 +318,19 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	pm, _ := m.(PotentialMethod)
 	multimodal := r.Multimodal
 	withCV, centreFirst := e.model != nil && !s.PlainMinibatch && !multimodal, e.N > e.nFixed
+	if sh.leader && !(withCV && centreFirst) {
+		// No full data beyond the fixed batch: each chain searches from
+		// the end of its own windows.
+		return out, nil
+	}
 	if withCV && centreFirst {
 		at(3)
-		if err := e.centre(w, hs); err != nil {
+		if err := e.centre(w, hs, sh.centre); err != nil {
 			return out, err
+		}
+		if sh.leader {
+			out.share = &sharedCentre{center: e.center, lik: e.cgrad, ok: e.centred && e.center != nil, passes: e.passes, evals: e.count, secs: e.setupSecs}
+			return out, nil
 		}
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -356,7 +370,7 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 		at(3)
 		// The windows' curvature only: the Newton phase's, where it
 		// stopped, may not be the posterior's.
-		if err := e.centre(w, hs[len(hs)-2:]); err != nil {
+		if err := e.centre(w, hs[len(hs)-2:], nil); err != nil {
 			return out, err
 		}
 	}

@@ -49,6 +49,8 @@ const (
 	centreTol         = 1e-2               // converged at a quasi-Newton step ≤ 0.01 sd: it adds 10⁻⁴d to the E‖θ − θ̂‖² ≈ d the noise grows with (§2.3)
 	centreGuessMax    = 3                  // an unconverged search's step > 3 sd is no estimate of the mode: the noise is probed around the centre (§2.3)
 	centreWarn        = 0.1                // a centre left > 0.1 sd from the mode is warned of: its noise rests on the search's estimate of the mode (§2.3, §11)
+	shareSegment      = 8                  // the basin check looks at 8 points between a chain's Newton end and the shared centre (§2.3)
+	shareBarrier      = 3                  // a rise of > 3 nats on the way to the shared centre: another basin, the chain searches on its own (§2.3)
 	centreMemory      = 10                 // L-BFGS pairs: the directions the fixed batch's curvature got wrong are few (§2.3)
 	centreCurvature   = 0.5                // secant step when the directional derivative rises past half its start's magnitude (§2.3)
 	cvCost            = 2                  // a control-variate item costs 2 gradients (at θ and θ̂): it must win by that factor (§2.3, §2.6, §10)
@@ -59,16 +61,16 @@ const (
 
 // P4 Langevin windows and the preconditioner (doc/adaptation.md §2.4).
 const (
-	windowSettle = 50    // window 1: 50 steps that only move into the typical set (§2.4)
-	windowMid    = 150   // window 2: 150 steps, then the first Hessian (§2.4)
-	windowLast   = 500   // window 3: 500 steps whose draws give the covariance Σ̂ (§2.4)
-	windowParts  = 5     // … in 5 parts, a Hessian after each: the mean curvature over the typical set, not at two points (§2.4)
-	windowEps    = 0.2   // first step, in P1's whitening (curvature ≈ 1): well inside stability, adapted from there (§2.4)
-	malaTarget   = 0.574 // MALA's optimal acceptance rate (Roberts & Rosenthal 1998), which log h adapts to (§2.4)
-	malaGain     = 0.05  // log h += 0.05(α − 0.574) after each proposal (§2.4)
-	malaHalve    = 1e-3  // acceptance below 10⁻³ also halves h: a step far beyond the curvature shrinks geometrically (§2.4)
-	maxShrink    = 1e12  // a window whose step falls 10¹² below windowEps fails with ErrDivergence (§2.4)
-	blendPerDim  = 25    // Σ̂'s weight n_eff/(n_eff + 25d): the curvature rules until the windows hold many draws a parameter (§2.4)
+	windowSettle = 50    // window 1: 50 steps that only move into the typical set (§2.3)
+	windowMid    = 150   // window 2: 150 steps, then the first Hessian (§2.3)
+	windowLast   = 500   // window 3: 500 steps whose draws give the covariance Σ̂ (§2.3)
+	windowParts  = 5     // … in 5 parts, a Hessian after each: the mean curvature over the typical set, not at two points (§2.3)
+	windowEps    = 0.2   // first step, in P1's whitening (curvature ≈ 1): well inside stability, adapted from there (§2.3)
+	malaTarget   = 0.574 // MALA's optimal acceptance rate (Roberts & Rosenthal 1998), which log h adapts to (§2.3)
+	malaGain     = 0.05  // log h += 0.05(α − 0.574) after each proposal (§2.3)
+	malaHalve    = 1e-3  // acceptance below 10⁻³ also halves h: a step far beyond the curvature shrinks geometrically (§2.3)
+	maxShrink    = 1e12  // a window whose step falls 10¹² below windowEps fails with ErrDivergence (§2.3)
+	blendPerDim  = 25    // Σ̂'s weight n_eff/(n_eff + 25d): the curvature rules until the windows hold many draws a parameter (§2.3)
 )
 
 // P5 step size (doc/adaptation.md §2.5).

@@ -53,10 +53,13 @@ type Result struct {
 	// bounds warmup and sampling, not the setup passes: their O(N) work is
 	// what a Model of N items asks for.
 	GradEvals, SetupGradEvals, WarmupGradEvals, SamplingGradEvals int64
-	// SetupPasses is the number of full passes over the data, summed over
-	// the chains, that warmup spent finding each chain's control-variate
-	// centre and its full gradient there (Adapted.SetupPasses per chain).
-	SetupPasses int
+	// SetupPasses is the number of full passes over the data that warmup
+	// spent finding the control-variate centre and its full gradient
+	// there: the run's shared search (doc/adaptation.md §2.3) and each
+	// chain's own passes (Adapted.SetupPasses) together. SetupSeconds is
+	// their wall time, summed.
+	SetupPasses  int
+	SetupSeconds float64
 	// Moments summarises every coordinate from the chains' running
 	// moments above DenseMax, where the chains may keep the draws of only
 	// some coordinates (Settings.DrawsMemory; Summary then covers

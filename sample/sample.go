@@ -114,8 +114,9 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 	outs := make([]chainOut, len(ids))
 	errs := make([]error, len(ids))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	share := searchShared(ctx, p, theta0, s, method, rules)
 	eachBounded(len(ids), sem, func(i int) {
-		outs[i], errs[i] = sampleChain(ctx, ids[i], p, theta0, s, method, rules, prog, i)
+		outs[i], errs[i] = sampleChain(ctx, ids[i], p, theta0, s, method, rules, prog, i, &sharing{centre: share.use()})
 	})
 	join(ctx, outs, errs, p.Model, s, sem)
 	progErr := prog.close()
@@ -136,6 +137,7 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		res.WarmupGradEvals += o.warmEvals
 		res.SamplingGradEvals += o.evals - o.warmEvals
 		res.SetupPasses += o.adapted.SetupPasses
+		res.SetupSeconds += o.adapted.SetupSeconds
 		if o.chain != nil {
 			res.Divergences += o.chain.Divergences
 		}
@@ -174,6 +176,11 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		} else {
 			res.Warnings = append(res.Warnings, failedWarning(res, errs, failed, ids))
 		}
+	}
+	if share != nil {
+		res.SetupPasses += share.passes
+		res.SetupSeconds += share.secs
+		res.WarmupGradEvals += share.evals
 	}
 	if p.Model != nil {
 		res.SetupGradEvals = int64(res.SetupPasses) * int64(p.Model.Len())

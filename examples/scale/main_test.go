@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sgmcmc-go/sgmcmc/dataset"
 	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
 )
 
@@ -140,5 +141,62 @@ func TestCompare(t *testing.T) {
 	me, se := Compare(r, []float64{0.05, 0.8, 2}, []float64{1.05, 1.7, 4.2})
 	if math.Abs(me-0.1) > 1e-12 || math.Abs(se+0.15) > 1e-12 {
 		t.Errorf("Compare: %v, %v; want 0.1, −0.15", me, se)
+	}
+}
+
+// TestStreamRows: the -stream rows on 2·10⁵ rows: the data file written
+// once (the rows logreg.Simulate draws, as float32), the Laplace reference
+// cached, and sample.Run from memory and from the file right (mean within
+// 0.1 sd, sd within 10 %, R̂ ≤ 1.01) and equal to rounding, the file's rows being
+// the same values.
+func TestStreamRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two sample.Run calls on 2·10⁵ rows")
+	}
+	dir := t.TempDir()
+	const n = 200_000
+	path := streamFile(dir, n)
+	if err := WriteStreamData(path, n, nil); err != nil {
+		t.Fatal(err)
+	}
+	x, _, err := logreg.Simulate(n, streamD, dataSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := dataset.Open(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := make([]float64, streamD+1)
+	for _, i := range []int{0, 65535, 65536, n - 1} {
+		if err := f.ReadRows(row, []int{i}); err != nil {
+			t.Fatal(err)
+		}
+		for j, v := range x.Row(i) {
+			if row[j] != float64(float32(v)) {
+				t.Fatalf("row %d value %d: %v, want %v", i, j, row[j], float32(v))
+			}
+		}
+		if row[streamD] != x.Y[i] {
+			t.Fatalf("row %d: label %v, want %v", i, row[streamD], x.Y[i])
+		}
+	}
+	f.Close()
+	var rows []StreamRow
+	for _, st := range []string{"memory", "binary"} {
+		r, err := StreamCaseRow(context.Background(), Config{Seed: 1}, dir, StreamCase{N: n, Storage: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MaxMeanErrSD > 0.1 || math.Abs(r.MaxSDRelErr) > 0.1 || r.MaxRHat > 1.01 || len(r.Warnings) > 0 {
+			t.Errorf("%s: mean err %.3f sd, sd err %+.3f, R̂ %.4f, warnings %q", st, r.MaxMeanErrSD, r.MaxSDRelErr, r.MaxRHat, r.Warnings)
+		}
+		rows = append(rows, r)
+	}
+	if math.Abs(rows[0].MaxMeanErrSD-rows[1].MaxMeanErrSD) > 1e-6 {
+		t.Errorf("memory and file rows differ: mean err %v and %v", rows[0].MaxMeanErrSD, rows[1].MaxMeanErrSD)
+	}
+	if _, err := os.Stat(path + ".laplace.json"); err != nil {
+		t.Errorf("no cached reference: %v", err)
 	}
 }

@@ -60,8 +60,8 @@ type StreamRow struct {
 	Model   string `json:"model"`   // "dense"
 	Storage string `json:"storage"` // "memory" or "binary"
 	// SetupPasses is the largest number of full passes a chain's setup
-	// made; SetupPassesTotal all chains' together; SetupSeconds the wall
-	// time of the chains' setups, summed.
+	// made; SetupPassesTotal the run's in all, the shared search's
+	// included (Result.SetupPasses); SetupSeconds their wall time.
 	SetupPasses      int     `json:"setup_passes"`
 	SetupPassesTotal int     `json:"setup_passes_total"`
 	SetupSeconds     float64 `json:"setup_seconds"`
@@ -150,14 +150,25 @@ func parseStreamCase(s string) (StreamCase, error) {
 // StreamChild runs one case in this process and writes its row as JSON
 // to stdout (the child's side of Stream).
 func StreamChild(ctx context.Context, c Config, dir string, cs StreamCase) error {
-	path := streamFile(dir, cs.N)
-	ref, err := StreamReference(path, nil)
+	r, err := StreamCaseRow(ctx, c, dir, cs)
 	if err != nil {
 		return err
 	}
+	return json.NewEncoder(os.Stdout).Encode(r)
+}
+
+// StreamCaseRow runs one case in this process, on the data and reference
+// Stream wrote to dir, and returns its row (without PeakRSSMB, which is
+// the child's as its parent sees it).
+func StreamCaseRow(ctx context.Context, c Config, dir string, cs StreamCase) (r StreamRow, err error) {
+	path := streamFile(dir, cs.N)
+	ref, err := StreamReference(path, nil)
+	if err != nil {
+		return r, err
+	}
 	f, err := dataset.Open(path, false)
 	if err != nil {
-		return err
+		return r, err
 	}
 	defer f.Close()
 	f.Timed()
@@ -185,7 +196,7 @@ func StreamChild(ctx context.Context, c Config, dir string, cs StreamCase) error
 		}
 	}
 	if err != nil {
-		return err
+		return r, err
 	}
 	b0, r0 := f.Stats()
 	s := &sample.Settings{Seed: c.Seed, Draws: c.Draws}
@@ -193,11 +204,11 @@ func StreamChild(ctx context.Context, c Config, dir string, cs StreamCase) error
 	cpu0, _ := cputime.Process()
 	res, err := sample.Run(ctx, sample.Problem{Model: m, Names: diagnostics.IndexedNames("beta", streamD)}, make([]float64, streamD), s, nil)
 	if err != nil {
-		return err
+		return r, err
 	}
 	cpu1, _ := cputime.Process()
 	b1, r1 := f.Stats()
-	r := StreamRow{N: cs.N, D: streamD, Method: MethodSample, Model: "dense", Storage: cs.Storage, Warnings: res.Warnings.Messages()}
+	r = StreamRow{N: cs.N, D: streamD, Method: MethodSample, Model: "dense", Storage: cs.Storage, Warnings: res.Warnings.Messages()}
 	r.Seconds, r.CPUSeconds = time.Since(start).Seconds(), (cpu1 - cpu0).Seconds()
 	if r.Warnings == nil {
 		r.Warnings = []string{}
@@ -206,11 +217,10 @@ func StreamChild(ctx context.Context, c Config, dir string, cs StreamCase) error
 	if r1 > r0 {
 		r.ReadMBPerS = float64(r.BytesRead) / 1e6 / (r1 - r0)
 	}
-	r.SetupPassesTotal = res.SetupPasses
+	r.SetupPassesTotal, r.SetupSeconds = res.SetupPasses, res.SetupSeconds
 	for _, a := range res.Adapted {
 		r.SetupPasses = max(r.SetupPasses, a.SetupPasses)
 		r.Batch = max(r.Batch, a.BatchSize)
-		r.SetupSeconds += a.SetupSeconds
 	}
 	r.MinESSBulk = math.Inf(1)
 	mean, sd := make([]float64, streamD), make([]float64, streamD)
@@ -220,7 +230,7 @@ func StreamChild(ctx context.Context, c Config, dir string, cs StreamCase) error
 		r.MaxRHat = math.Max(r.MaxRHat, row.RHat)
 	}
 	r.MaxMeanErrSD, r.MaxSDRelErr = Compare(ref, mean, sd)
-	return json.NewEncoder(os.Stdout).Encode(r)
+	return r, nil
 }
 
 // WriteStreamData writes n rows of the simulated logistic regression to
