@@ -370,8 +370,13 @@ func sampleBadCases() []badCase {
 			}
 			return err
 		}, substr: "Sampler.Step panicked"},
-		{name: "NewMinibatch over a model of 2^60 items", run: func() error {
-			_, err := sgmcmc.NewMinibatch(hugeLenModel{}, 10, false, rand.NewPCG(1, 2))
+		{name: "NewMinibatch of all 2^60 items without replacement", run: func() error {
+			// A batch of 10 needs no permutation (rejection draws); a
+			// batch of all N does.
+			if _, err := sgmcmc.NewMinibatch(hugeLenModel{}, 10, false, rand.NewPCG(1, 2)); err != nil {
+				return err
+			}
+			_, err := sgmcmc.NewMinibatch(hugeLenModel{}, 1<<60, false, rand.NewPCG(1, 2))
 			return err
 		}, want: sgmcmc.ErrRange, substr: "permutation of N = 1152921504606846976"},
 		{name: "RunChains beyond memory", run: func() error {
