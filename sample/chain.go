@@ -275,6 +275,17 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	}
 	e.ctx, e.warm = ctx, true
 	e.names = p.Names
+	if sh.leader {
+		if e.model == nil || e.N <= e.nFixed {
+			return out, nil // no data beyond the fixed batch: nothing to share
+		}
+		// The shared search's cost counts in the run's, whatever ends it.
+		defer func() {
+			if out.share == nil {
+				out.share = &sharedCentre{evals: e.count, passes: e.passes, secs: e.setupSecs}
+			}
+		}()
+	}
 	out.adapted.Method = m
 	out.adapted.Items = e.N
 	out.adapted.SamplerSeed = [2]uint64{src.Uint64(), src.Uint64()}
@@ -318,11 +329,6 @@ func sampleChain(ctx context.Context, c int, p Problem, theta0 []float64, s *Set
 	pm, _ := m.(PotentialMethod)
 	multimodal := r.Multimodal
 	withCV, centreFirst := e.model != nil && !s.PlainMinibatch && !multimodal, e.N > e.nFixed
-	if sh.leader && !(withCV && centreFirst) {
-		// No full data beyond the fixed batch: each chain searches from
-		// the end of its own windows.
-		return out, nil
-	}
 	if withCV && centreFirst {
 		at(3)
 		if err := e.centre(w, hs, sh.centre); err != nil {
