@@ -76,7 +76,11 @@
 // and r_<group>.<level>.<effect> (effect Intercept or a predictor). Problem's
 // coordinates are unconstrained through the transform package — σ, φ and
 // sds by their logarithms, ν by log(ν − 1) — and named by FreeNames
-// (z_<group>.<level>.<effect> for a non-centred level).
+// (z_<group>.<level>.<effect> for a non-centred level). A factor whose
+// levels are all non-centred has its sds sampled as y with
+// log(sd/ŝ) = y − e^{−y} instead (ŝ the plug-in estimate): the log's
+// flat tail toward sd = 0, where such a posterior keeps a density, becomes
+// a Gumbel one that holds the sampler (sdtransform.go says why).
 //
 // # Speed
 //

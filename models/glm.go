@@ -110,8 +110,9 @@ type CSR struct {
 // coefficients, the auxiliary parameters, each factor's sds and each
 // level's effects (r where centred, z = r/sd where not) — with
 // sgmcmc.LogDensity and sgmcmc.BatchModel. Problem gives sample.Run the
-// model in unconstrained coordinates (scales on the log scale, through the
-// transform package); Draws and Summary report the natural parameters.
+// model in unconstrained coordinates (scales on the log scale, or a
+// non-centred factor's sds as doc.go's Names says, through the transform
+// package); Draws and Summary report the natural parameters.
 // It is safe for concurrent use.
 type Model struct {
 	fam       Family

@@ -121,6 +121,9 @@ func (m *Model) setGroups(g GLM) error {
 		case NonCentred:
 			desc.WriteString(" (NonCentred, as set)")
 		}
+		if nc == q.k {
+			desc.WriteString("; sds sampled as y, log(sd/ŝ) = y − e^{−y} at the plug-in ŝ")
+		}
 		m.groups = append(m.groups, q)
 	}
 	m.xnames = slices.Clone(m.names)

@@ -14,8 +14,9 @@ import (
 )
 
 // Problem returns what sample.Run samples: the model in unconstrained
-// coordinates (sds, σ and φ by their logarithms, ν by log(ν − 1), through
-// the transform package's Space, its log-Jacobian in the prior), named by
+// coordinates (sds, σ and φ by their logarithms — an all-non-centred
+// factor's sds by y, log(sd/ŝ) = y − e^{−y} (doc.go) — ν by log(ν − 1),
+// through the transform package's Space, its log-Jacobian in the prior), named by
 // FreeNames.
 func (m *Model) Problem() (sample.Problem, error) {
 	um, err := m.space.Model(m)
@@ -45,7 +46,8 @@ func (m *Model) Names() []string { return slices.Clone(m.names) }
 // FreeNames returns the sampled coordinates' names: Names, but
 // z_<group>.<level>.<effect> for a non-centred level's standardised
 // effect z = r/sd (Problem's coordinates are unconstrained: sigma stands
-// for log σ there, sd_… for log sd).
+// for log σ there, sd_… for log sd or, for a factor whose levels are all
+// non-centred, y with log(sd/ŝ) = y − e^{−y}).
 func (m *Model) FreeNames() []string { return slices.Clone(m.xnames) }
 
 // Natural writes into dst (of length Dim) the natural parameters at the

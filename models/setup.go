@@ -215,8 +215,9 @@ func (m *Model) setSpace() error {
 			transform.Param{Name: "hs_global", Transform: transform.Positive{}},
 			transform.Param{Name: "hs_slab", Transform: transform.Positive{}})
 	}
-	for _, q := range m.groups {
-		ps = append(ps, transform.Param{Name: "sd_" + q.name, Size: q.e, Transform: transform.Positive{}},
+	for gi := range m.groups {
+		q := &m.groups[gi]
+		ps = append(ps, transform.Param{Name: "sd_" + q.name, Size: q.e, Transform: m.sdTransform(q)},
 			transform.Param{Name: "u_" + q.name, Size: q.k * q.e})
 	}
 	sp, err := transform.NewSpace(ps...)

@@ -13,6 +13,7 @@
 //
 //	go run ./examples/glm                   # a table, seeds 1 and 2
 //	go run ./examples/glm -json -seeds 1,2  # {"rows": [...]}
+//	go run ./examples/glm -cases hier_group_few_gaussian -draws 8000
 //
 // A row: mean_err_over_tol is the largest |mean − Stan's| over its
 // tolerance 4·√(MCSE² + MCSE_Stan²) + 0.05·sd (at most 1 is right);
@@ -46,7 +47,9 @@ import (
 // least bulk ESS of every case is well above 1,000 (the hierarchical
 // cases' group sd mixes slowest; with 1,000 draws a chain of the 50-group
 // case can also lack the draws to re-adapt its 54 parameters from).
-const draws = 2000
+// -draws changes it, to see how a case's R̂ and ESS move with the run's
+// length.
+var draws = 2000
 
 // Row is one line of the output.
 type Row struct {
@@ -74,6 +77,7 @@ func main() {
 	asJSON := flag.Bool("json", false, "print {\"rows\": [...]}")
 	seedList := flag.String("seeds", "1,2", "comma-separated seeds of sample.Run")
 	only := flag.String("cases", "", "comma-separated cases (default: all)")
+	flag.IntVar(&draws, "draws", draws, "draws a chain (the default is the documented check's)")
 	flag.Parse()
 	var seeds []uint64
 	for _, s := range strings.Split(*seedList, ",") {
