@@ -54,6 +54,10 @@ func (m *Model) LogLikGradBatch(dst, x []float64, idx []int, scale float64) {
 
 // batchGrad is LogLikGradBatch in the coefficients b themselves.
 func (m *Model) batchGrad(dst, x []float64, idx []int, scale float64) {
+	if m.tab != nil {
+		m.tab.batchGrad(dst, x, idx, scale)
+		return
+	}
 	if m.cat != nil {
 		for _, i := range idx {
 			m.catLogLikGrad(dst, x, i, scale)
@@ -61,8 +65,8 @@ func (m *Model) batchGrad(dst, x []float64, idx []int, scale float64) {
 		return
 	}
 	w := m.pool.Get().(*batchWork)
+	w.m = m // the model, or a view of it on rows of its Table
 	if w.job == nil {
-		w.m = m
 		w.job = parfor.NewJob(w.part)
 	}
 	n := (len(idx) + batchPart - 1) / batchPart

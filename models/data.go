@@ -50,23 +50,8 @@ func (m *Model) checkData(g GLM) error {
 		if math.IsNaN(y) || math.IsInf(y, 0) {
 			return errorf(sgmcmc.ErrNonFinite, "Y[%d] = %v: missing or infinite responses are not allowed (drop the row)", i, y)
 		}
-		switch m.fam {
-		case Bernoulli:
-			if y != 0 && y != 1 {
-				return errorf(sgmcmc.ErrRange, "Y[%d] = %v: Bernoulli wants 0 or 1", i, y)
-			}
-		case Binomial:
-			n := g.Trials[i]
-			if !(n >= 0) || n != math.Trunc(n) || math.IsInf(n, 0) {
-				return errorf(sgmcmc.ErrRange, "Trials[%d] = %v: want a whole number ≥ 0", i, n)
-			}
-			if y < 0 || y > n || y != math.Trunc(y) {
-				return errorf(sgmcmc.ErrRange, "Y[%d] = %v: Binomial wants a whole number in [0, Trials[%d] = %v]", i, y, i, n)
-			}
-		case Poisson, NegBinomial:
-			if y < 0 || y != math.Trunc(y) {
-				return errorf(sgmcmc.ErrRange, "Y[%d] = %v: %v wants a count (a whole number ≥ 0)", i, y, m.fam)
-			}
+		if err := m.checkY(g, i, y); err != nil {
+			return err
 		}
 	}
 	for i := range m.n {
@@ -88,6 +73,29 @@ func (m *Model) checkData(g GLM) error {
 				row, col = sparseRow(m.sp, k), m.sp.Idx[k]
 			}
 			return errorf(sgmcmc.ErrNonFinite, "predictor %s, row %d: %v (missing values are not allowed: drop or impute the row)", m.colName(col), row, v)
+		}
+	}
+	return nil
+}
+
+// checkY checks response i, a finite value, against the family.
+func (m *Model) checkY(g GLM, i int, y float64) error {
+	switch m.fam {
+	case Bernoulli:
+		if y != 0 && y != 1 {
+			return errorf(sgmcmc.ErrRange, "Y[%d] = %v: Bernoulli wants 0 or 1", i, y)
+		}
+	case Binomial:
+		n := g.Trials[i]
+		if !(n >= 0) || n != math.Trunc(n) || math.IsInf(n, 0) {
+			return errorf(sgmcmc.ErrRange, "Trials[%d] = %v: want a whole number ≥ 0", i, n)
+		}
+		if y < 0 || y > n || y != math.Trunc(y) {
+			return errorf(sgmcmc.ErrRange, "Y[%d] = %v: Binomial wants a whole number in [0, Trials[%d] = %v]", i, y, i, n)
+		}
+	case Poisson, NegBinomial:
+		if y < 0 || y != math.Trunc(y) {
+			return errorf(sgmcmc.ErrRange, "Y[%d] = %v: %v wants a count (a whole number ≥ 0)", i, y, m.fam)
 		}
 	}
 	return nil

@@ -78,6 +78,9 @@ func (m *Model) LogLik(x []float64, i int) float64 {
 
 // logLik is LogLik at the coefficients b themselves.
 func (m *Model) logLik(x []float64, i int) float64 {
+	if m.tab != nil {
+		return m.tab.logLik(x, i)
+	}
 	if m.cat != nil {
 		return m.catLogLik(x, i)
 	}
@@ -114,6 +117,10 @@ func (m *Model) scratch() *hsScratch {
 
 // logLikGrad is LogLikGrad in the coefficients b themselves.
 func (m *Model) logLikGrad(dst, x []float64, i int, scale float64) {
+	if m.tab != nil {
+		m.tab.logLikGrad(dst, x, i, scale)
+		return
+	}
 	if m.cat != nil {
 		m.catLogLikGrad(dst, x, i, scale)
 		return

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/sgmcmc-go/sgmcmc"
+	"github.com/sgmcmc-go/sgmcmc/dataset"
 	"github.com/sgmcmc-go/sgmcmc/transform"
 
 	"gonum.org/v1/gonum/mat"
@@ -65,6 +66,20 @@ type GLM struct {
 	Horseshoe *Horseshoe
 	// Groups are the grouping factors with varying effects.
 	Groups []Group
+	// Table, if not nil, holds the data instead of Y and X, one row a
+	// datum, read as the sampler needs them (a dataset.File on disk: the
+	// model holds no row in memory): column Response is the response and
+	// the columns Predictors the predictors (nil: every other column, in
+	// order). Names, when nil, are the table's column names if it has
+	// them (a Names method). NewGLM reads the table twice (its checks,
+	// and the moments the default priors scale by); the model is then the
+	// one over the same rows in memory, bit for bit. With a Table, Trials,
+	// SD, Offset, Weights, Sparse, Groups and Categories must be unset,
+	// and the family one of Gaussian, StudentT, Bernoulli, Poisson and
+	// NegBinomial (table.go).
+	Table      dataset.Table
+	Response   int
+	Predictors []int
 }
 
 // Group is a grouping factor: its levels' varying intercepts and,
@@ -140,9 +155,10 @@ type Model struct {
 	desc      string
 	hs        *horseshoe   // the regularised horseshoe, or nil
 	cat       *categorical // a Categorical response's layout, or nil
-	pool      sync.Pool    // of *batchWork
+	pool      *sync.Pool   // of *batchWork
 	// scratchPool holds a horseshoe model's *hsScratch.
-	scratchPool sync.Pool
+	scratchPool *sync.Pool
+	tab         *tableData // the rows of GLM.Table, or nil (table.go)
 }
 
 // group is a grouping factor as the model holds it.
@@ -165,16 +181,26 @@ func NewGLM(g GLM) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
 	}
-	m := &Model{fam: g.Family, link: link, y: g.Y, trials: g.Trials, sd: g.SD, offset: g.Offset, weight: g.Weights, intercept: !g.NoIntercept, nu: g.Nu, iA: -1, iNu: -1}
+	m := &Model{fam: g.Family, link: link, y: g.Y, trials: g.Trials, sd: g.SD, offset: g.Offset, weight: g.Weights, intercept: !g.NoIntercept, nu: g.Nu, iA: -1, iNu: -1,
+		pool: new(sync.Pool), scratchPool: new(sync.Pool)}
 	m.n = len(g.Y)
-	if m.n == 0 {
-		return nil, errorf(sgmcmc.ErrRange, "sgmcmc: models: NewGLM: no rows (len(Y) = 0)")
-	}
-	if err := m.setDesign(g); err != nil {
-		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
-	}
-	if err := m.checkData(g); err != nil {
-		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+	if g.Table != nil {
+		if err := m.setTable(g); err != nil {
+			return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+		}
+		if err := m.checkData(g); err != nil {
+			return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+		}
+	} else {
+		if m.n == 0 {
+			return nil, errorf(sgmcmc.ErrRange, "sgmcmc: models: NewGLM: no rows (len(Y) = 0)")
+		}
+		if err := m.setDesign(g); err != nil {
+			return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+		}
+		if err := m.checkData(g); err != nil {
+			return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
+		}
 	}
 	if err := m.setPriors(g); err != nil {
 		return nil, fmt.Errorf("sgmcmc: models: NewGLM: %w", err)
@@ -238,8 +264,14 @@ func (m *Model) setDesign(g GLM) error {
 		}
 		m.p, m.sp = s.Cols, s
 	}
-	if g.Names != nil && len(g.Names) != m.p {
-		return errorf(sgmcmc.ErrDimension, "%d Names for %d predictor columns", len(g.Names), m.p)
+	return m.setNames(g.Names)
+}
+
+// setNames names the coefficients after the predictors' names (nil: x1,
+// x2, …).
+func (m *Model) setNames(names []string) error {
+	if names != nil && len(names) != m.p {
+		return errorf(sgmcmc.ErrDimension, "%d Names for %d predictor columns", len(names), m.p)
 	}
 	m.nB = m.p
 	if m.intercept {
@@ -251,8 +283,8 @@ func (m *Model) setDesign(g GLM) error {
 	}
 	for j := range m.p {
 		name := "x" + strconv.Itoa(j+1)
-		if g.Names != nil {
-			name = g.Names[j]
+		if names != nil {
+			name = names[j]
 		}
 		if err := checkName(name); err != nil {
 			return fmt.Errorf("predictor %d: %w", j+1, err)

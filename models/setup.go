@@ -59,8 +59,24 @@ func (m *Model) yScale() float64 {
 	if !m.fam.hasScale() {
 		return 1
 	}
-	_, sd := stats(m.y, m.weight)
+	_, sd := m.yStats()
 	return sd
+}
+
+// yStats returns the response's weighted mean and sd.
+func (m *Model) yStats() (mean, sd float64) {
+	if m.tab != nil {
+		return m.tab.ymean, m.tab.ysd
+	}
+	return stats(m.y, m.weight)
+}
+
+// colStats returns predictor column k's mean and sd.
+func (m *Model) colStats(k int) (mean, sd float64) {
+	if m.tab != nil {
+		return m.tab.xmean[k], m.tab.xsd[k]
+	}
+	return stats(m.column(k), nil)
 }
 
 // setPriors sets each parameter's prior, the defaults scaled to the data
@@ -70,7 +86,7 @@ func (m *Model) setPriors(g GLM) error {
 	if !(sy > 0) {
 		return errorf(sgmcmc.ErrRange, "Y is constant (sd 0): nothing to model")
 	}
-	ybar, _ := stats(m.y, m.weight)
+	ybar, _ := m.yStats()
 	m.priorB = make([]Prior, m.nB)
 	off := 0
 	if m.intercept {
@@ -78,7 +94,7 @@ func (m *Model) setPriors(g GLM) error {
 	}
 	var spread float64 // Σ (x̄_j / sd_j)²
 	for k := range m.p {
-		mean, sd := stats(m.column(k), nil)
+		mean, sd := m.colStats(k)
 		if !(sd > 0) && m.intercept {
 			return errorf(sgmcmc.ErrRange, "predictor %s is constant (%v in every row): with the intercept it is not identified; drop it", m.colName(k), mean)
 		}
