@@ -89,6 +89,8 @@ func main() {
 	flag.StringVar(&c.DataDir, "data", "", "directory holding a9a (default: the repository's testdata/a9a); with -stream, the directory of its data files and their references, written on first use (default: sgmcmc-scale in the system's temporary directory)")
 	stream := flag.Bool("stream", false, "run sample.Run on data read from disk (dataset.File) against the same data in memory, each row in a child process, and print their rows")
 	streamCases := flag.String("stream-cases", "", "with -stream: comma-separated storage:N rows instead of the default memory:1e7,binary:1e7,binary:1e8")
+	stanBench := flag.Bool("stan-bench", false, "run rstan's NUTS (../shared/bench/stan_logreg.R) and Sample on the same data at N = 10⁴ and 10⁵ (15–20 minutes) and print their rows: doc/benchmarks.md's table against Stan")
+	stanScript := flag.String("stan-script", "../shared/bench/stan_logreg.R", "with -stan-bench: the rstan script")
 	streamRow := flag.String("stream-row", "", "run one storage:N row of -stream in this process and print it as JSON (what -stream's children do)")
 	flag.Parse()
 	if *cases != "" {
@@ -103,6 +105,13 @@ func main() {
 		dir = streamDataDir()
 	}
 	switch {
+	case *stanBench:
+		var rows []StanRow
+		if rows, err = StanBench(ctx, c, *stanScript, []int{10_000, 100_000}); err == nil {
+			err = json.NewEncoder(os.Stdout).Encode(struct {
+				Rows []StanRow `json:"rows"`
+			}{rows})
+		}
 	case *streamRow != "":
 		var cs StreamCase
 		if cs, err = parseStreamCase(*streamRow); err == nil {
