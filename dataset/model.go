@@ -126,6 +126,16 @@ func (md *Model) rows(idx []int, fn func(rows []float64)) {
 	}
 }
 
+// ReadStats returns the bytes the model's Table has read and the time
+// spent reading, when the Table reports them (a File's Stats), and zeros
+// otherwise: sample.Run records them in its Result.
+func (md *Model) ReadStats() (bytes int64, seconds float64) {
+	if s, ok := md.t.(interface{ Stats() (int64, float64) }); ok {
+		return s.Stats()
+	}
+	return 0, 0
+}
+
 // consecutive reports whether idx is a run i, i+1, ….
 func consecutive(idx []int) bool {
 	for k := 1; k < len(idx); k++ {

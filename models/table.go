@@ -222,3 +222,16 @@ func (td *tableData) logLikGrad(dst, x []float64, i int, scale float64) {
 	defer td.views.Put(v)
 	v.m.logLikGrad(dst, x, 0, scale)
 }
+
+// ReadStats returns the bytes the model's Table has read and the time
+// spent reading, when it has a Table that reports them (a dataset.File's
+// Stats), and zeros otherwise: sample.Run records them in its Result.
+func (m *Model) ReadStats() (bytes int64, seconds float64) {
+	if m.tab == nil {
+		return 0, 0
+	}
+	if s, ok := m.tab.t.(interface{ Stats() (int64, float64) }); ok {
+		return s.Stats()
+	}
+	return 0, 0
+}

@@ -60,6 +60,13 @@ type Result struct {
 	// their wall time, summed.
 	SetupPasses  int
 	SetupSeconds float64
+	// BytesRead and ReadSeconds are what the Model's data read during
+	// Run, and the time spent reading (summed over concurrent readers),
+	// when the Model reports them (a ReadStats method: dataset.NewModel's
+	// models and the models package's over a dataset.File); zero
+	// otherwise. Their ratio is the read throughput.
+	BytesRead   int64
+	ReadSeconds float64
 	// Moments summarises every coordinate from the chains' running
 	// moments above DenseMax, where the chains may keep the draws of only
 	// some coordinates (Settings.DrawsMemory; Summary then covers

@@ -114,6 +114,12 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 	outs := make([]chainOut, len(ids))
 	errs := make([]error, len(ids))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	rs, _ := p.Model.(interface{ ReadStats() (int64, float64) })
+	var b0 int64
+	var r0 float64
+	if rs != nil {
+		b0, r0 = rs.ReadStats()
+	}
 	share := searchShared(ctx, p, theta0, s, method, rules)
 	eachBounded(len(ids), sem, func(i int) {
 		outs[i], errs[i] = sampleChain(ctx, ids[i], p, theta0, s, method, rules, prog, i, &sharing{centre: share.use()})
@@ -176,6 +182,10 @@ func Run(ctx context.Context, p Problem, theta0 []float64, settings *Settings, m
 		} else {
 			res.Warnings = append(res.Warnings, failedWarning(res, errs, failed, ids))
 		}
+	}
+	if rs != nil {
+		b1, r1 := rs.ReadStats()
+		res.BytesRead, res.ReadSeconds = b1-b0, r1-r0
 	}
 	if share != nil {
 		res.SetupPasses += share.passes

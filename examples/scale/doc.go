@@ -99,7 +99,35 @@
 //	-draws K       draws per chain of every row (0: 1,000)
 //	-seed S        seed of sample.Run and the reference sampler (the data's is fixed)
 //	-plot FILE     the figure (default scale.png in this directory)
-//	-data DIR      the directory holding a9a (default testdata/a9a)
+//	-data DIR      the directory holding a9a (default testdata/a9a); with -stream
+//	               the directory of its data files (default sgmcmc-scale in the
+//	               system's temporary directory), written on first use and reused
+//	-stream        data from disk: the rows below, each in a child process
+//	-stream-cases  storage:N,… instead of memory:1e7,binary:1e7,binary:1e8
+//	-stan-bench    rstan's NUTS and Sample on the same data at N = 10⁴ and 10⁵
+//	               (-stan-script, default ../shared/bench/stan_logreg.R): the
+//	               table of doc/benchmarks.md against Stan, 15–20 minutes
+//
+// # Data on disk: -stream
+//
+// go run ./examples/scale -json -stream runs sample.Run on the d = 20
+// logistic regression read from a dataset file: the rows of logreg.Simulate
+// for the data seed (features as float32, then the label), written once to
+// -data by WriteStreamData (chunks drawn in parallel, written in order:
+// bounded memory, 52 s for 10⁸ rows). "memory" loads the file into a
+// logreg.DenseModel (today's in-memory path, float64); "binary" is the
+// dataset.File through dataset.NewModel, read into memory once when it fits
+// dataset.DefaultBudget (1 GiB: N = 10⁷ is 840 MB) and otherwise read from
+// disk, random rows one positioned read each, a full pass's parts in one
+// read each. Each row runs in a child process (-stream-row), whose peak
+// resident memory its parent reads from getrusage. The reference is the
+// Laplace approximation at the full-data mode, by Newton passes over the
+// file, cached beside it (StreamReference says why it is exact enough).
+// Row keys: n, d, method, model, storage, setup_passes (the largest of a
+// chain's own), setup_passes_total (the run's, the shared search's
+// included), setup_seconds, bytes_read, read_mb_per_s, seconds and cpu_s (the
+// Sample call), peak_rss_mb, batch, min_ess_bulk, max_mean_err_sd,
+// max_sd_rel_err, max_rhat, warnings.
 //
 // # Figure
 //

@@ -198,7 +198,6 @@ func StreamCaseRow(ctx context.Context, c Config, dir string, cs StreamCase) (r 
 	if err != nil {
 		return r, err
 	}
-	b0, r0 := f.Stats()
 	s := &sample.Settings{Seed: c.Seed, Draws: c.Draws}
 	start := time.Now()
 	cpu0, _ := cputime.Process()
@@ -207,15 +206,14 @@ func StreamCaseRow(ctx context.Context, c Config, dir string, cs StreamCase) (r 
 		return r, err
 	}
 	cpu1, _ := cputime.Process()
-	b1, r1 := f.Stats()
 	r = StreamRow{N: cs.N, D: streamD, Method: MethodSample, Model: "dense", Storage: cs.Storage, Warnings: res.Warnings.Messages()}
 	r.Seconds, r.CPUSeconds = time.Since(start).Seconds(), (cpu1 - cpu0).Seconds()
 	if r.Warnings == nil {
 		r.Warnings = []string{}
 	}
-	r.BytesRead = b1 - b0
-	if r1 > r0 {
-		r.ReadMBPerS = float64(r.BytesRead) / 1e6 / (r1 - r0)
+	r.BytesRead = res.BytesRead
+	if res.ReadSeconds > 0 {
+		r.ReadMBPerS = float64(r.BytesRead) / 1e6 / res.ReadSeconds
 	}
 	r.SetupPassesTotal, r.SetupSeconds = res.SetupPasses, res.SetupSeconds
 	for _, a := range res.Adapted {
