@@ -31,14 +31,27 @@ const (
 	benchGroup = benchRows / 8
 )
 
+// benchDir holds the benchmarks' Parquet file, made once for all of them
+// and removed by TestMain.
+var benchDir string
+
 var benchFile = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "sgmcmc-parquet-bench")
 	if err != nil {
 		return "", err
 	}
+	benchDir = dir
 	path := filepath.Join(dir, "bench.parquet")
 	return path, writeBench(path)
 })
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
 
 func writeBench(path string) error {
 	names := make([]string, benchCols)

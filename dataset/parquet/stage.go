@@ -50,6 +50,12 @@ func convert(r *Reader, binaryPath string, size int, progress io.Writer) (rows i
 		return 0, err
 	}
 	tmp.Close()
+	// CreateTemp's 0600 would make the staged file private, unlike one
+	// that dataset.Create makes.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return 0, err
+	}
 	defer func() {
 		if err != nil {
 			os.Remove(tmp.Name())
