@@ -192,3 +192,28 @@ func BenchmarkRowGroupDecode(b *testing.B) {
 		g++
 	}
 }
+
+// BenchmarkStagedMinibatch: a minibatch of 100 rows drawn uniformly from
+// the staged file (in the page cache), as dataset.NewModel reads one.
+func BenchmarkStagedMinibatch(b *testing.B) {
+	path, err := benchFile()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := Stage(path, filepath.Join(benchDir, "bench.bin"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	r := rand.New(rand.NewPCG(3, 4))
+	idx := make([]int, 100)
+	dst := make([]float64, len(idx)*d.Cols())
+	for b.Loop() {
+		for k := range idx {
+			idx[k] = r.IntN(d.Rows())
+		}
+		if err := d.Read(dst, idx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
