@@ -20,7 +20,8 @@
 // float32 dataset file, measured by BenchmarkStage; the decode alone runs
 // at about 1 GB/s, BenchmarkRead) and returns a *dataset.File, a
 // dataset.Table from which dataset.NewModel reads each minibatch by random
-// row access, one positioned read a row. The minibatches are then the
+// row access, one positioned read a row (0.1 ms for 100 rows from the page
+// cache, BenchmarkStagedMinibatch). The minibatches are then the
 // sampler's exact uniform draws over all N rows, as from rows in memory,
 // so the gradient estimates are unbiased, their noise independent from
 // step to step, and the chain's target the posterior of all rows: nothing
@@ -29,7 +30,11 @@
 // as float32, exactly; any other numeric column makes a float64 file),
 // which the tests check value by value, and the staged file carries a
 // CRC-64 of its data. Stage reuses a staged file that is whole and no
-// older than the Parquet file, so that the pass is paid once.
+// older than the Parquet file, so that the pass is paid once. At the
+// scale this is for, 10⁸ rows × 21 float32 columns (8.4 GB of values),
+// writing the Parquet file took 137 s (76 CPU s) at a peak RSS of 77 MB,
+// staging it 51 s (17 CPU s; the disk set the pace) at 70 MB, and a second
+// Stage reused the staged file in 0.2 s.
 //
 // The alternative, not offered here, draws each minibatch within one row
 // group chosen at random, and changes the group every K steps, so as to
