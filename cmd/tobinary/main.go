@@ -16,7 +16,8 @@
 // columns must be flat numbers (FLOAT, DOUBLE, INT32, INT64, BOOLEAN); a
 // null, a string or list column, or a truncated file stops it with an
 // error naming the column and the row group. Its values are stored as
-// float32 when every column is FLOAT or -float32 is given, else float64;
+// float32 when every column is FLOAT (or BOOLEAN) or -float32 is given,
+// else float64;
 // progress comes every 2 s whatever -progress says (0 still silences it).
 //
 // On an error the output is removed, never left half-written.

@@ -22,7 +22,7 @@ import (
 // a null value, a nested or repeated column, a string or a DECIMAL column
 // is an error naming the column (and, for a null, the row group and row).
 // Its memory is one row group's rows as float64 and one decoded page a
-// column at a time.
+// column at a time. A Reader is for one goroutine at a time.
 type Reader struct {
 	f      *os.File
 	pf     *pq.File
@@ -110,9 +110,9 @@ func (r *Reader) Cols() int { return len(r.names) }
 // Names returns the columns' names, in the file's order.
 func (r *Reader) Names() []string { return append([]string(nil), r.names...) }
 
-// ValueSize returns 4 when every column is FLOAT (float32 holds every value
-// exactly), else 8: the value size of a dataset file that holds the
-// table without loss.
+// ValueSize returns 4 when every column is FLOAT or BOOLEAN (float32 holds
+// every value exactly), else 8: the value size of a dataset file that
+// holds the table without loss.
 func (r *Reader) ValueSize() int {
 	for _, k := range r.kinds {
 		if k != pq.Float && k != pq.Boolean {

@@ -21,7 +21,8 @@ const progressEvery = 2 * time.Second
 // Convert writes the dataset file binaryPath from the Parquet file
 // parquetPath in one sequential pass, a row group at a time, and returns
 // the rows written. Values are stored in size bytes (4: float32, 8:
-// float64, 0: the Reader's ValueSize, float32 when every column is FLOAT).
+// float64, 0: the Reader's ValueSize, float32 when every column is FLOAT
+// or BOOLEAN).
 // Progress lines (rows, MB/s) go to progress, at most one every 2 s, and
 // a last one at the end; nil is no progress. The file is written under a
 // temporary name beside binaryPath and renamed once closed, so that
