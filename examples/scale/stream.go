@@ -22,6 +22,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/dataset"
+	"github.com/sgmcmc-go/sgmcmc/dataset/parquet"
 	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"github.com/sgmcmc-go/sgmcmc/internal/cputime"
 	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
@@ -49,7 +50,7 @@ const streamD = 20
 
 // defaultStream is the -stream run's rows.
 var defaultStream = []StreamCase{
-	{10_000_000, "memory"}, {10_000_000, "binary"}, {100_000_000, "binary"},
+	{10_000_000, "memory"}, {10_000_000, "binary"}, {100_000_000, "binary"}, {100_000_000, "parquet"},
 }
 
 // StreamRow is a row of the -stream experiment's JSON output.
@@ -58,7 +59,10 @@ type StreamRow struct {
 	D       int    `json:"d"`
 	Method  string `json:"method"`
 	Model   string `json:"model"`   // "dense"
-	Storage string `json:"storage"` // "memory" or "binary"
+	Storage string `json:"storage"` // "memory", "binary" or "parquet"
+	// StageSeconds is the time parquet.Stage took to make (or find) the
+	// staged binary file, counted in Seconds.
+	StageSeconds float64 `json:"stage_seconds"`
 	// SetupPasses is the largest number of full passes a chain's setup
 	// made; SetupPassesTotal the run's in all, the shared search's
 	// included (Result.SetupPasses); SetupSeconds their wall time.
@@ -88,7 +92,9 @@ type StreamRow struct {
 // streamDataDir is the default directory of the -stream data.
 func streamDataDir() string { return filepath.Join(os.TempDir(), "sgmcmc-scale") }
 
-// streamFile returns the path of the binary file of n rows.
+// streamFile returns the path of the binary file of n rows; the Parquet
+// file of the same rows is streamFile + ".parquet", and its staged binary
+// file streamFile + ".parquet.bin".
 func streamFile(dir string, n int) string {
 	return filepath.Join(dir, fmt.Sprintf("logit_n%d_d%d.bin", n, streamD))
 }
@@ -109,6 +115,11 @@ func Stream(ctx context.Context, c Config, dir string, cases []StreamCase) ([]St
 		path := streamFile(dir, cs.N)
 		if err := WriteStreamData(path, cs.N, c.Log); err != nil {
 			return rows, err
+		}
+		if cs.Storage == "parquet" {
+			if err := WriteStreamParquet(path+".parquet", path, c.Log); err != nil {
+				return rows, err
+			}
 		}
 		if _, err := StreamReference(path, c.Log); err != nil {
 			return rows, err
@@ -141,8 +152,8 @@ func Stream(ctx context.Context, c Config, dir string, cases []StreamCase) ([]St
 func parseStreamCase(s string) (StreamCase, error) {
 	st, n, ok := strings.Cut(s, ":")
 	v, err := strconv.ParseFloat(n, 64)
-	if !ok || err != nil || v < 1 || (st != "memory" && st != "binary") {
-		return StreamCase{}, fmt.Errorf("stream case %q: want memory:N or binary:N", s)
+	if !ok || err != nil || v < 1 || (st != "memory" && st != "binary" && st != "parquet") {
+		return StreamCase{}, fmt.Errorf("stream case %q: want memory:N, binary:N or parquet:N", s)
 	}
 	return StreamCase{N: int(v), Storage: st}, nil
 }
@@ -166,7 +177,17 @@ func StreamCaseRow(ctx context.Context, c Config, dir string, cs StreamCase) (r 
 	if err != nil {
 		return r, err
 	}
-	f, err := dataset.Open(path, false)
+	var f *dataset.File
+	var stage float64
+	if cs.Storage == "parquet" {
+		// The Parquet file staged into the binary layout (once: a later
+		// run finds the staged file), in the timed call.
+		t0 := time.Now()
+		f, err = parquet.Stage(path+".parquet", path+".parquet.bin", nil)
+		stage = time.Since(t0).Seconds()
+	} else {
+		f, err = dataset.Open(path, false)
+	}
 	if err != nil {
 		return r, err
 	}
@@ -207,7 +228,8 @@ func StreamCaseRow(ctx context.Context, c Config, dir string, cs StreamCase) (r 
 	}
 	cpu1, _ := cputime.Process()
 	r = StreamRow{N: cs.N, D: streamD, Method: MethodSample, Model: "dense", Storage: cs.Storage, Warnings: res.Warnings.Messages()}
-	r.Seconds, r.CPUSeconds = time.Since(start).Seconds(), (cpu1 - cpu0).Seconds()
+	r.Seconds, r.CPUSeconds = time.Since(start).Seconds()+stage, (cpu1 - cpu0).Seconds()
+	r.StageSeconds = stage
 	if r.Warnings == nil {
 		r.Warnings = []string{}
 	}
@@ -303,6 +325,50 @@ func WriteStreamData(path string, n int, log interface{ Write([]byte) (int, erro
 	}
 	if log != nil {
 		fmt.Fprintf(log, "scale: wrote %s (%d rows, %.0f s)\n", path, n, time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// WriteStreamParquet writes the rows of the binary file bin to the Parquet
+// file path (float32 columns, parquet.DefaultRowGroupRows rows a row
+// group), unless a Parquet file of as many rows is there already.
+func WriteStreamParquet(path, bin string, log interface{ Write([]byte) (int, error) }) error {
+	f, err := dataset.Open(bin, false)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if r, err := parquet.Open(path); err == nil {
+		ok := r.Rows() == f.Rows() && r.Cols() == f.Cols()
+		r.Close()
+		if ok {
+			return nil
+		}
+	}
+	start := time.Now()
+	w, err := parquet.Create(path, f.Names(), 4, parquet.DefaultRowGroupRows)
+	if err != nil {
+		return err
+	}
+	c := f.Cols()
+	err = f.Pass(1<<16, func(_ int, v []float64) error {
+		for ; len(v) > 0; v = v[c:] {
+			if err := w.Write(v[:c]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		w.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if log != nil {
+		fmt.Fprintf(log, "scale: wrote %s (%d rows, %.0f s)\n", path, f.Rows(), time.Since(start).Seconds())
 	}
 	return nil
 }
