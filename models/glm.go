@@ -340,6 +340,9 @@ func (m *Model) Len() int { return m.n }
 func (m *Model) priorList() string {
 	var parts []string
 	for k, p := range m.priorB {
+		if p.IsZero() {
+			continue // a horseshoe's coefficient: Describe's horseshoe line
+		}
 		parts = append(parts, m.names[k]+" ~ "+p.String())
 	}
 	if m.iA >= 0 {

@@ -143,6 +143,9 @@ func (m *Model) setGroups(g GLM) error {
 			}
 		}
 	}
+	if m.hs != nil {
+		desc.WriteString(m.hs.describe())
+	}
 	m.desc = desc.String()
 	return nil
 }

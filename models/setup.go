@@ -227,7 +227,7 @@ func (m *Model) setSpace() error {
 		ps = append(ps, transform.Param{Name: "nu", Transform: transform.Lower{Bound: 1}})
 	}
 	if m.hs != nil {
-		ps = append(ps, transform.Param{Name: "hs_local", Size: m.p, Transform: transform.Positive{}},
+		ps = append(ps, transform.Param{Name: "hs_local", Size: m.p, Transform: m.hs.localTransform()},
 			transform.Param{Name: "hs_global", Transform: transform.Positive{}},
 			transform.Param{Name: "hs_slab", Transform: transform.Positive{}})
 	}

@@ -1,6 +1,7 @@
 // A Gaussian linear regression with the regularised horseshoe on its
-// coefficients (Piironen & Vehtari 2017), as the models package's
-// Horseshoe: b = z .* tau * lambda_tilde, tau0 = p0/(P - p0) * sy/sqrt(N).
+// coefficients (Piironen & Vehtari 2017): the posterior of the models
+// package's Horseshoe, tau0 = p0/(P - p0) * sy/sqrt(N), here non-centred,
+// b = z .* tau * lambda_tilde (models samples b = z u/sqrt(1 + I u^2)).
 data {
   int<lower=1> N;
   int<lower=1> P;
