@@ -96,12 +96,15 @@
 // (ReadCSV): Frame.Numeric, Frame.Factor (a grouping factor) and
 // Frame.Matrix (numeric columns and the dummies of categorical ones), with
 // errors that name the row and column of a missing or non-numeric cell and
-// the column that is constant.
+// the column that is constant. From a dataset.Table (GLM.Table: a
+// dataset.File on disk, read as the sampler needs its rows; doc/data.md):
+// a response and dense predictors, the model the same, bit for bit, as
+// over the same rows in memory.
 //
 // # Not built
 //
-// Categorical (softmax) responses, correlated varying effects (an LKJ
-// prior on a level's effects' correlation) and the regularised horseshoe
-// are not in the package yet; a level's varying effects are independent,
-// each with its own sd.
+// Correlated varying effects (an LKJ prior on a level's effects'
+// correlation) are not in the package yet: a level's varying effects are
+// independent, each with its own sd. A Table holds no grouping factors,
+// trials, offsets or weights yet.
 package models

@@ -34,6 +34,9 @@ func (m *Model) hsInfo() []float64 {
 	if m.nu > 0 {
 		nuHat = m.nu
 	}
+	if m.tab != nil {
+		return m.tab.hsInfo(m, eta0, aHat, nuHat)
+	}
 	wi := make([]float64, m.n)
 	var sw float64
 	for i := range m.n {
