@@ -49,6 +49,7 @@ const (
 	centreTol         = 1e-2               // converged at a quasi-Newton step ≤ 0.01 sd: it adds 10⁻⁴d to the E‖θ − θ̂‖² ≈ d the noise grows with (§2.3)
 	centreGuessMax    = 3                  // an unconverged search's step > 3 sd is no estimate of the mode: the noise is probed around the centre (§2.3)
 	centreWarn        = 0.1                // a centre left > 0.1 sd from the mode is warned of: its noise rests on the search's estimate of the mode (§2.3, §11)
+	centreReach       = 2                  // a search step reaches 2√(dN/n_fixed) sds: twice the fixed batch's mode's distance from the full data's (§2.3)
 	shareSegment      = 8                  // the basin check looks at 8 points between a chain's Newton end and the shared centre (§2.3)
 	shareBarrier      = 3                  // a rise of > 3 nats on the way to the shared centre: another basin, the chain searches on its own (§2.3)
 	centreMemory      = 10                 // L-BFGS pairs: the directions the fixed batch's curvature got wrong are few (§2.3)
