@@ -53,7 +53,7 @@ func (e *chainEnv) chooseBatch(a *Adapted, w *whitening, r Rules, s *Settings) e
 		}
 	}
 	a.SetupPasses, a.SetupSeconds = e.passes, e.setupSecs
-	if e.passes > 0 {
+	if e.passes > 0 || e.centred {
 		a.CenterStep = e.centreStep
 	}
 	if v0 == nil {
