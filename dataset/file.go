@@ -69,6 +69,7 @@ type Writer struct {
 	rows   uint64
 	names  []string
 	buf    []byte
+	block  []byte // WriteRows' bytes
 	closed bool
 }
 
@@ -126,6 +127,39 @@ func (w *Writer) Write(row []float64) error {
 		return err
 	}
 	w.rows++
+	return nil
+}
+
+// WriteRows appends the rows of values (row-major, len(names) values a
+// row), as Write would one by one, with one checksum update and one
+// buffered write for the block: the bulk path of a converter.
+func (w *Writer) WriteRows(values []float64) error {
+	if w.closed {
+		return errors.New("dataset: Write after Close")
+	}
+	if len(values)%w.cols != 0 {
+		return fmt.Errorf("dataset: WriteRows: %d values are not rows of %d", len(values), w.cols)
+	}
+	need := len(values) * w.size
+	if cap(w.block) < need {
+		w.block = make([]byte, need)
+	}
+	b := w.block[:need]
+	for k, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) || (w.size == 4 && math.Abs(v) > math.MaxFloat32) {
+			return fmt.Errorf("dataset: row %d, column %s: %v is not a finite %s", w.rows+uint64(k/w.cols)+1, w.names[k%w.cols], v, typeName(w.size))
+		}
+		if w.size == 4 {
+			binary.LittleEndian.PutUint32(b[4*k:], math.Float32bits(float32(v)))
+		} else {
+			binary.LittleEndian.PutUint64(b[8*k:], math.Float64bits(v))
+		}
+	}
+	w.crc.Write(b)
+	if _, err := w.w.Write(b); err != nil {
+		return err
+	}
+	w.rows += uint64(len(values) / w.cols)
 	return nil
 }
 

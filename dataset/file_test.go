@@ -156,3 +156,46 @@ func TestReadRowsAllocs(t *testing.T) {
 		t.Errorf("ReadRows: %v allocations a call", a)
 	}
 }
+
+// TestWriteRows: a block written at once makes the same file as its rows
+// written one by one, and a bad value in it names its row and column.
+func TestWriteRows(t *testing.T) {
+	dir := t.TempDir()
+	rows := table(300)
+	var flat []float64
+	for _, r := range rows {
+		flat = append(flat, r...)
+	}
+	for _, size := range []int{4, 8} {
+		one, blk := filepath.Join(dir, "one.bin"), filepath.Join(dir, "blk.bin")
+		write(t, one, rows, size)
+		w, err := Create(blk, []string{"a", "b", "i"}, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteRows(flat[:150]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteRows(flat[150:]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(one)
+		b, _ := os.ReadFile(blk)
+		if string(a) != string(b) {
+			t.Errorf("size %d: WriteRows made another file than Write", size)
+		}
+	}
+	w, err := Create(filepath.Join(dir, "bad.bin"), []string{"a", "b", "i"}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	bad := append([]float64(nil), flat[:9]...)
+	bad[7] = math.Inf(1)
+	if err := w.WriteRows(bad); err == nil || !strings.Contains(err.Error(), "row 3, column b") {
+		t.Errorf("an infinite value: %v, want an error naming row 3, column b", err)
+	}
+}

@@ -69,12 +69,32 @@ func convert(r *Reader, binaryPath string, size int, progress io.Writer) (rows i
 	c := r.Cols()
 	t0 := time.Now()
 	last := t0
-	err = r.Pass(func(first int, values []float64) error {
-		for k := 0; k < len(values); k += c {
-			if err := w.Write(values[k : k+c]); err != nil {
-				return fmt.Errorf("parquet: %s: %w", r.path, err)
+	// Decoding a row group and writing the one before overlap: the
+	// writer has a goroutine of its own, fed a copy of each decoded group
+	// through one spare buffer (two row groups in memory).
+	blocks, free := make(chan []float64, 1), make(chan []float64, 1)
+	free <- nil
+	werr := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range blocks {
+			if err == nil {
+				if err = w.WriteRows(b); err != nil {
+					err = fmt.Errorf("parquet: %s: %w", r.path, err)
+				}
 			}
+			free <- b
 		}
+		werr <- err
+	}()
+	err = r.Pass(func(first int, values []float64) error {
+		b := <-free
+		if cap(b) < len(values) {
+			b = make([]float64, len(values))
+		}
+		b = b[:len(values)]
+		copy(b, values)
+		blocks <- b
 		if time.Since(last) >= progressEvery {
 			last = time.Now()
 			done := first + len(values)/c
@@ -83,6 +103,10 @@ func convert(r *Reader, binaryPath string, size int, progress io.Writer) (rows i
 		}
 		return nil
 	})
+	close(blocks)
+	if e := <-werr; err == nil {
+		err = e
+	}
 	if err != nil {
 		w.Close()
 		return 0, err
