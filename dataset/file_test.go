@@ -143,6 +143,9 @@ func TestRefused(t *testing.T) {
 // TestReadRowsAllocs: random rows into the caller's buffer allocate
 // nothing once the pool is warm.
 func TestReadRowsAllocs(t *testing.T) {
+	if RaceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
 	path := filepath.Join(t.TempDir(), "d.bin")
 	write(t, path, table(500), 4)
 	d, err := Open(path, false)
