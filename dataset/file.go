@@ -131,8 +131,8 @@ func (w *Writer) Write(row []float64) error {
 }
 
 // WriteRows appends the rows of values (row-major, len(names) values a
-// row), as Write would one by one, with one checksum update and one
-// buffered write for the block: the bulk path of a converter.
+// row), as Write would one by one, converting and checksumming them in
+// blocks of 64 KiB: the bulk path of a converter.
 func (w *Writer) WriteRows(values []float64) error {
 	if w.closed {
 		return errors.New("dataset: Write after Close")
@@ -140,26 +140,30 @@ func (w *Writer) WriteRows(values []float64) error {
 	if len(values)%w.cols != 0 {
 		return fmt.Errorf("dataset: WriteRows: %d values are not rows of %d", len(values), w.cols)
 	}
-	need := len(values) * w.size
-	if cap(w.block) < need {
-		w.block = make([]byte, need)
+	const blockBytes = 64 << 10
+	if w.block == nil {
+		w.block = make([]byte, blockBytes)
 	}
-	b := w.block[:need]
-	for k, v := range values {
-		if math.IsNaN(v) || math.IsInf(v, 0) || (w.size == 4 && math.Abs(v) > math.MaxFloat32) {
-			return fmt.Errorf("dataset: row %d, column %s: %v is not a finite %s", w.rows+uint64(k/w.cols)+1, w.names[k%w.cols], v, typeName(w.size))
+	per := max(1, blockBytes/(w.cols*w.size)) * w.cols // whole rows a block
+	for lo := 0; lo < len(values); lo += per {
+		part := values[lo:min(lo+per, len(values))]
+		b := w.block[:len(part)*w.size]
+		for k, v := range part {
+			if math.IsNaN(v) || math.IsInf(v, 0) || (w.size == 4 && math.Abs(v) > math.MaxFloat32) {
+				return fmt.Errorf("dataset: row %d, column %s: %v is not a finite %s", w.rows+uint64(k/w.cols)+1, w.names[k%w.cols], v, typeName(w.size))
+			}
+			if w.size == 4 {
+				binary.LittleEndian.PutUint32(b[4*k:], math.Float32bits(float32(v)))
+			} else {
+				binary.LittleEndian.PutUint64(b[8*k:], math.Float64bits(v))
+			}
 		}
-		if w.size == 4 {
-			binary.LittleEndian.PutUint32(b[4*k:], math.Float32bits(float32(v)))
-		} else {
-			binary.LittleEndian.PutUint64(b[8*k:], math.Float64bits(v))
+		w.crc.Write(b)
+		if _, err := w.w.Write(b); err != nil {
+			return err
 		}
+		w.rows += uint64(len(part) / w.cols)
 	}
-	w.crc.Write(b)
-	if _, err := w.w.Write(b); err != nil {
-		return err
-	}
-	w.rows += uint64(len(values) / w.cols)
 	return nil
 }
 
