@@ -29,8 +29,8 @@ import (
 // A chain whose warmup settled in another basin than the shared centre —
 // its fixed batch's potential, integrated along the segment from where
 // its Newton phase ended to the centre, rising more than shareBarrier
-// nats above its value at the centre (it climbs, then descends into
-// another mode) — searches from its own point, as before, so that chains
+// nats above both ends (it climbs, then descends into another mode) —
+// searches from its own point, as before, so that chains
 // that find separate modes still find them (the Modes warning, §8).
 
 // sharedCentre is the run's centre: θ̂ and the full-data log-likelihood
@@ -82,7 +82,9 @@ func searchShared(ctx context.Context, p Problem, theta0 []float64, s *Settings,
 // shared centre c lie in one basin of the fixed batch's potential: the
 // potential, integrated by the trapezoid rule from its directional
 // derivative at shareSegment points of the segment between them, never
-// rises more than shareBarrier nats above its value at c.
+// rises more than shareBarrier nats above both ends (a climb, then a
+// descent into another basin). A potential that only falls or only rises
+// along the way (a Newton phase stopped short of its mode) is one basin.
 func (e *chainEnv) sameBasin(w *whitening, c []float64) bool {
 	s := w.toTheta(make([]float64, e.d))
 	dir := make([]float64, e.d)
@@ -90,7 +92,7 @@ func (e *chainEnv) sameBasin(w *whitening, c []float64) bool {
 	g, th := make([]float64, e.d), make([]float64, e.d)
 	e.fixed.Grad(g, s)
 	prev := floats.Dot(g, dir)
-	var u, peak float64
+	var u, peak float64 // U(θ) − U(start) along the way, and its largest inside
 	for k := 1; k <= shareSegment; k++ {
 		floats.AddScaledTo(th, s, float64(k)/shareSegment, dir)
 		e.fixed.Grad(g, th)
@@ -99,8 +101,10 @@ func (e *chainEnv) sameBasin(w *whitening, c []float64) bool {
 			return false
 		}
 		u += (prev + dk) / (2 * shareSegment)
-		peak = math.Max(peak, u)
+		if k < shareSegment {
+			peak = math.Max(peak, u)
+		}
 		prev = dk
 	}
-	return peak-u <= shareBarrier
+	return peak-math.Max(0, u) <= shareBarrier
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sgmcmc-go/sgmcmc"
 	"github.com/sgmcmc-go/sgmcmc/internal/testmodel"
 )
 
@@ -48,5 +49,30 @@ func TestSharedCentre(t *testing.T) {
 	}
 	if res.SetupPasses != all.SetupPasses {
 		t.Errorf("chain 2 alone: %d setup passes, all chains %d: the shared search differs", res.SetupPasses, all.SetupPasses)
+	}
+}
+
+// TestSameBasin: the basin check along the segment from a chain's Newton
+// end to the shared centre. The fixed batch's potential here is a double
+// well U(θ) = 50(θ² − 4)², minima at ±2 and a barrier of 800 nats at 0:
+// a chain that settled at −2 keeps its own search when the centre is at
+// +2, and shares a centre in its own well; a convex potential always
+// shares, also when the chain's Newton end is not its minimum.
+func TestSameBasin(t *testing.T) {
+	well := sgmcmc.GradFunc(func(dst, th []float64) { dst[0] = 200 * th[0] * (th[0]*th[0] - 4) })
+	bowl := sgmcmc.GradFunc(func(dst, th []float64) { dst[0] = 3 * (th[0] - 1) })
+	w := &whitening{shift: []float64{-2}, diag: []float64{0.05}}
+	for _, c := range []struct {
+		g      sgmcmc.Gradient
+		centre float64
+		same   bool
+	}{
+		{well, 2, false}, {well, -1.9, true}, {well, -2.1, true},
+		{bowl, 40, true}, {bowl, -30, true}, {bowl, 1, true},
+	} {
+		e := &chainEnv{d: 1, fixed: c.g}
+		if got := e.sameBasin(w, []float64{c.centre}); got != c.same {
+			t.Errorf("centre %v: same basin %v, want %v", c.centre, got, c.same)
+		}
 	}
 }
