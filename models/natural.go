@@ -51,8 +51,9 @@ func (m *Model) Names() []string { return slices.Clone(m.names) }
 func (m *Model) FreeNames() []string { return slices.Clone(m.xnames) }
 
 // Natural writes into dst (of length Dim) the natural parameters at the
-// sampled ones x: r = sd·z for non-centred levels, b = z·τλ̃ under a
-// horseshoe, the rest unchanged.
+// sampled ones x: r = sd·z for non-centred levels (r = diag(sd)·L·z and
+// the correlations Ω = LLᵀ in place of L for a correlated factor), b =
+// z·τλ̃ under a horseshoe, the rest unchanged.
 func (m *Model) Natural(dst, x []float64) {
 	if m.hs != nil {
 		m.hs.effective(dst, x)
@@ -60,6 +61,10 @@ func (m *Model) Natural(dst, x []float64) {
 		copy(dst, x)
 	}
 	for _, q := range m.groups {
+		if q.cor {
+			q.corNatural(dst, x)
+			continue
+		}
 		for j, c := range q.centred {
 			if c {
 				continue
