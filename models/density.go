@@ -50,6 +50,10 @@ func (m *Model) groupEta(x []float64, i int) float64 {
 		q := &m.groups[gi]
 		j := q.level[i]
 		u := x[q.uOff+j*q.e : q.uOff+(j+1)*q.e]
+		if q.cor {
+			e += q.corEta(m, x, u, i)
+			continue
+		}
 		c := q.centred[j]
 		for k, uk := range u {
 			r := uk
@@ -165,6 +169,10 @@ func (m *Model) addGroups(dst, x []float64, i int, g float64) {
 		q := &m.groups[gi]
 		j := q.level[i]
 		at := q.uOff + j*q.e
+		if q.cor {
+			q.corGrad(m, dst, x, i, at, g)
+			continue
+		}
 		c := q.centred[j]
 		for k := range q.e {
 			v := g
@@ -182,8 +190,8 @@ func (m *Model) addGroups(dst, x []float64, i int, g float64) {
 }
 
 // LogPrior returns log p(x): the coefficients', auxiliary parameters',
-// sds' priors and each level's effects, N(0, sd²) for r (centred) or
-// N(0, 1) for z (non-centred).
+// sds' priors, a correlated factor's LKJCholesky(η) and each level's
+// effects, N(0, sd²) for r (centred) or N(0, 1) for z (non-centred).
 func (m *Model) LogPrior(x []float64) float64 {
 	var lp float64
 	for k, p := range m.priorB {
@@ -207,6 +215,9 @@ func (m *Model) LogPrior(x []float64) float64 {
 		for e := range q.e {
 			v, _ := q.prior.logPdf(x[q.sdOff+e])
 			lp += v
+		}
+		if q.cor {
+			lp += q.lkjLogPrior(nil, x)
 		}
 		for j, c := range q.centred {
 			for e := range q.e {
@@ -245,6 +256,9 @@ func (m *Model) LogPriorGrad(dst, x []float64) {
 		for e := range q.e {
 			_, d := q.prior.logPdf(x[q.sdOff+e])
 			dst[q.sdOff+e] += d
+		}
+		if q.cor {
+			q.lkjLogPrior(dst, x)
 		}
 		for j, c := range q.centred {
 			for e := range q.e {

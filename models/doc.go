@@ -72,11 +72,14 @@
 // # Names
 //
 // brms's names in the dotted form CmdStan CSV accepts (stancsv refuses
-// commas): b.Intercept, b.<predictor>, sigma, shape, nu, sd_<group>.<effect>
-// and r_<group>.<level>.<effect> (effect Intercept or a predictor). Problem's
+// commas): b.Intercept, b.<predictor>, sigma, shape, nu, sd_<group>.<effect>,
+// cor_<group>.<effect>.<effect> (a correlated factor's) and
+// r_<group>.<level>.<effect> (effect Intercept or a predictor). Problem's
 // coordinates are unconstrained through the transform package — σ, φ and
-// sds by their logarithms, ν by log(ν − 1) — and named by FreeNames
-// (z_<group>.<level>.<effect> for a non-centred level). A factor whose
+// sds by their logarithms, ν by log(ν − 1), a correlated factor's
+// Cholesky factor by Stan's transform — and named by FreeNames
+// (z_<group>.<level>.<effect> for a non-centred level, L_<group>.<a>.<b>
+// for the Cholesky factor's entry in row a, column b). A factor whose
 // levels are all non-centred has its sds sampled as y with
 // log(sd/ŝ) = y − e^{−y} instead (ŝ the plug-in estimate): the log's
 // flat tail toward sd = 0, where such a posterior keeps a density, becomes
@@ -101,10 +104,23 @@
 // a response and dense predictors, the model the same, bit for bit, as
 // over the same rows in memory.
 //
+// # Correlated effects
+//
+// A factor with slopes may have its level's effects correlated
+// (Group.Correlated, brms's (1 + x | g)): r_j = diag(sd)·L·z_j, z_j ~
+// N(0, I), with L the Cholesky factor of their correlation matrix Ω = LLᵀ
+// and L ~ LKJCholesky(η) (Group.LKJ, default 1), Stan's
+// lkj_corr_cholesky, normalising constant included. Such a factor is
+// sampled non-centred at every level — a correlated centred form is not
+// built, and Describe says how many levels the rule would have centred —
+// so its sds are sampled as the Gumbel-tailed y of Names; L's e(e−1)/2
+// free entries are sampled through Stan's transform (canonical partial
+// correlations tanh y, its log-Jacobian exact; lkj.go). Draws and Summary
+// report the correlations Ω_ab as cor_<group>.<effect a>.<effect b>
+// (brms's cor_g__Intercept__x1), after the sds.
+//
 // # Not built
 //
-// Correlated varying effects (an LKJ prior on a level's effects'
-// correlation) are not in the package yet: a level's varying effects are
-// independent, each with its own sd. A Table holds no grouping factors,
+// A correlated factor's centred form. A Table holds no grouping factors,
 // trials, offsets or weights yet.
 package models

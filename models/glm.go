@@ -24,8 +24,9 @@ import (
 //
 // where j_g(i) is row i's level of grouping factor g, its effects e are its
 // intercept (v = 1) and its slopes (v = x_{i,k} for k in Slopes), and
-// r_{g,j,e} ~ N(0, sd_{g,e}²) independently. NewGLM checks it and builds
-// the Model.
+// r_{g,j,e} ~ N(0, sd_{g,e}²) independently — or, for a factor with
+// Correlated set, r_{g,j} ~ N(0, diag(sd)·Ω·diag(sd)) with an LKJ prior on
+// the correlation matrix Ω. NewGLM checks it and builds the Model.
 type GLM struct {
 	// Family is the response distribution; Link its link (zero: the
 	// family's default).
@@ -93,13 +94,28 @@ type Group struct {
 	// Levels names the K levels (nil: 1 … K).
 	Levels []string
 	// Slopes are the predictor columns (0-based) whose coefficients vary
-	// by level, each with its own sd (no correlation between a level's
-	// effects is modelled).
+	// by level, each with its own sd; a level's effects are independent
+	// unless Correlated is set.
 	Slopes []int
 	// Prior is the prior of each effect's sd (zero: the default).
 	Prior Prior
 	// Param chooses the parameterisation (zero: Auto, by the data).
 	Param Param
+	// Correlated, for a factor with slopes (two effects or more), models
+	// the correlation of a level's effects, as brms's (1 + x | g): r_j =
+	// diag(sd)·L·z_j, z_j ~ N(0, I), with L the Cholesky factor of their
+	// correlation matrix Ω = LLᵀ and L ~ LKJCholesky(LKJ), Stan's
+	// lkj_corr_cholesky. Every level is then sampled non-centred (Param
+	// Centred is refused; Auto's rule is reported by Describe but not
+	// applied), L through Stan's transform (canonical partial
+	// correlations tanh y). Draws and Summary report the correlations as
+	// cor_Name.<effect>.<effect> (brms's cor_Name__Intercept__x1), after
+	// the sds.
+	Correlated bool
+	// LKJ is the LKJ prior's shape η > 0 (zero: 1, uniform over
+	// correlation matrices; larger η pulls Ω toward I). Only with
+	// Correlated.
+	LKJ float64
 }
 
 // Param is a grouping factor's parameterisation.
@@ -173,6 +189,12 @@ type group struct {
 	prior   Prior
 	centred []bool // per level
 	kappa   []float64
+	// A correlated factor's (lkj.go): L's free entries at corOff, its
+	// LKJ shape and log normalising constant.
+	cor      bool
+	corOff   int
+	eta      float64
+	lkjConst float64
 }
 
 // NewGLM checks g and returns its Model.

@@ -69,6 +69,23 @@ func (m *Model) setGroups(g GLM) error {
 			return errorf(sgmcmc.ErrRange, "group %s: Param %d, want Auto, Centred or NonCentred", gr.Name, gr.Param)
 		}
 		q := group{name: gr.Name, level: gr.Index, slopes: slices.Clone(gr.Slopes), k: k, e: 1 + len(gr.Slopes)}
+		if gr.Correlated {
+			switch {
+			case q.e < 2:
+				return errorf(sgmcmc.ErrRange, "group %s: Correlated with one effect: give Slopes", gr.Name)
+			case gr.Param == Centred:
+				return errorf(sgmcmc.ErrRange, "group %s: Correlated effects are sampled non-centred; Param Centred is not built for them", gr.Name)
+			case gr.LKJ < 0 || math.IsNaN(gr.LKJ) || math.IsInf(gr.LKJ, 0):
+				return errorf(sgmcmc.ErrRange, "group %s: LKJ = %v, want a shape η > 0 (0: 1)", gr.Name, gr.LKJ)
+			}
+			q.cor, q.eta = true, gr.LKJ
+			if q.eta == 0 {
+				q.eta = 1
+			}
+			q.lkjConst = lkjLogConst(q.eta, q.e)
+		} else if gr.LKJ != 0 {
+			return errorf(sgmcmc.ErrRange, "group %s: LKJ set without Correlated", gr.Name)
+		}
 		q.levels = make([]string, k)
 		for j := range k {
 			q.levels[j] = strconv.Itoa(j + 1)
@@ -90,14 +107,35 @@ func (m *Model) setGroups(g GLM) error {
 			aHat = withinSD(m.y, gr.Index, k, aHat)
 		}
 		tau := q.choose(m, gr.Param, eta0, aHat, nuHat)
+		ruled := 0 // the levels the rule would centre
+		for _, c := range q.centred {
+			if c {
+				ruled++
+			}
+		}
+		if q.cor {
+			clear(q.centred)
+		}
 		q.sdOff = m.dim
 		m.dim += q.e
+		q.corOff = m.dim
+		if q.cor {
+			m.dim += rowOff(q.e)
+		}
 		q.uOff = m.dim
 		m.dim += q.k * q.e
 		effects := q.effectNames(m)
 		for _, e := range effects {
 			m.names = append(m.names, "sd_"+q.name+"."+e)
 			m.start = append(m.start, math.Max(tau, 0.1*m.yScale()))
+		}
+		if q.cor {
+			for a := 1; a < q.e; a++ {
+				for b := range a {
+					m.names = append(m.names, "cor_"+q.name+"."+effects[b]+"."+effects[a])
+					m.start = append(m.start, 0) // L = I
+				}
+			}
 		}
 		for j := range q.k {
 			for _, e := range effects {
@@ -113,12 +151,18 @@ func (m *Model) setGroups(g GLM) error {
 		}
 		lo, hi := slices.Min(q.kappa), slices.Max(q.kappa)
 		fmt.Fprintf(&desc, "\ngroup %s: %d levels, effects %s, sd prior %v; %d levels centred, %d non-centred", q.name, q.k, strings.Join(effects, ", "), q.prior, q.k-nc, nc)
-		switch gr.Param {
-		case Auto:
+		switch {
+		case q.cor:
+			fmt.Fprintf(&desc, " (correlated effects, r_j = diag(sd)·L·z_j, L ~ LKJCholesky(%g), are sampled non-centred at every level", q.eta)
+			if gr.Param == Auto {
+				fmt.Fprintf(&desc, "; the rule, κ_j = I_j·τ̂² ≥ 1, would centre %d: τ̂ = %.3g, κ from %.3g to %.3g", ruled, tau, lo, hi)
+			}
+			desc.WriteString(")")
+		case gr.Param == Auto:
 			fmt.Fprintf(&desc, " (centred where κ_j = I_j·τ̂² ≥ 1: τ̂ = %.3g, κ from %.3g to %.3g)", tau, lo, hi)
-		case Centred:
+		case gr.Param == Centred:
 			desc.WriteString(" (Centred, as set)")
-		case NonCentred:
+		case gr.Param == NonCentred:
 			desc.WriteString(" (NonCentred, as set)")
 		}
 		if nc == q.k {
@@ -133,6 +177,14 @@ func (m *Model) setGroups(g GLM) error {
 		}
 	}
 	for _, q := range m.groups {
+		if q.cor {
+			effects := q.effectNames(m)
+			for a := 1; a < q.e; a++ {
+				for b := range a {
+					m.xnames[q.corOff+rowOff(a)+b] = "L_" + q.name + "." + effects[a] + "." + effects[b]
+				}
+			}
+		}
 		for j, c := range q.centred {
 			if c {
 				continue

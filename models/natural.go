@@ -39,20 +39,25 @@ func (m *Model) Start() []float64 {
 // Names returns the natural parameters' names, in the order of Draws's
 // coordinates: b.Intercept, b.<predictor> …, sigma (Gaussian, StudentT)
 // or shape (NegBinomial), nu (StudentT with ν estimated), then for each
-// grouping factor sd_<group>.<effect> and r_<group>.<level>.<effect> —
+// grouping factor sd_<group>.<effect>, cor_<group>.<effect>.<effect> if
+// it is correlated, and r_<group>.<level>.<effect> —
 // brms's names in the dotted form CmdStan CSV accepts.
 func (m *Model) Names() []string { return slices.Clone(m.names) }
 
 // FreeNames returns the sampled coordinates' names: Names, but
 // z_<group>.<level>.<effect> for a non-centred level's standardised
-// effect z = r/sd (Problem's coordinates are unconstrained: sigma stands
-// for log σ there, sd_… for log sd or, for a factor whose levels are all
-// non-centred, y with log(sd/ŝ) = y − e^{−y}).
+// effect z = r/sd and L_<group>.<a>.<b> for a correlated factor's
+// Cholesky factor's entry in row a, column b (in place of the
+// correlations cor_<group>.…) (Problem's coordinates are unconstrained:
+// sigma stands for log σ there, sd_… for log sd or, for a factor whose
+// levels are all non-centred, y with log(sd/ŝ) = y − e^{−y}, L_… for the
+// atanh of a canonical partial correlation, Stan's unconstrained L).
 func (m *Model) FreeNames() []string { return slices.Clone(m.xnames) }
 
 // Natural writes into dst (of length Dim) the natural parameters at the
-// sampled ones x: r = sd·z for non-centred levels, b = z·τλ̃ under a
-// horseshoe, the rest unchanged.
+// sampled ones x: r = sd·z for non-centred levels (r = diag(sd)·L·z and
+// the correlations Ω = LLᵀ in place of L for a correlated factor), b =
+// z·τλ̃ under a horseshoe, the rest unchanged.
 func (m *Model) Natural(dst, x []float64) {
 	if m.hs != nil {
 		m.hs.effective(dst, x)
@@ -60,6 +65,10 @@ func (m *Model) Natural(dst, x []float64) {
 		copy(dst, x)
 	}
 	for _, q := range m.groups {
+		if q.cor {
+			q.corNatural(dst, x)
+			continue
+		}
 		for j, c := range q.centred {
 			if c {
 				continue

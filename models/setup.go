@@ -233,8 +233,11 @@ func (m *Model) setSpace() error {
 	}
 	for gi := range m.groups {
 		q := &m.groups[gi]
-		ps = append(ps, transform.Param{Name: "sd_" + q.name, Size: q.e, Transform: m.sdTransform(q)},
-			transform.Param{Name: "u_" + q.name, Size: q.k * q.e})
+		ps = append(ps, transform.Param{Name: "sd_" + q.name, Size: q.e, Transform: m.sdTransform(q)})
+		if q.cor {
+			ps = append(ps, transform.Param{Name: "L_" + q.name, Size: rowOff(q.e), Transform: cholCorr{e: q.e}})
+		}
+		ps = append(ps, transform.Param{Name: "u_" + q.name, Size: q.k * q.e})
 	}
 	sp, err := transform.NewSpace(ps...)
 	if err != nil {

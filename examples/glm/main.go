@@ -7,9 +7,11 @@
 // every family and link, an offset, trials, a categorical response, the
 // regularised horseshoe, and hierarchical models — varying intercepts with
 // a half-Cauchy scale on 50 groups of 400 rows and of 4 rows, the eight
-// schools), for each seed, and compares every natural parameter with
-// rstan's NUTS (20,000 draws), with 4 chains of 2,000 draws. A timing row compares the package's
-// logistic minibatch gradient with the hand-written internal/logreg model.
+// schools, a varying intercept and slope correlated under an LKJ prior),
+// for each seed, and compares every natural parameter with rstan's NUTS
+// (20,000 draws), with 4 chains of 2,000 draws. A timing row compares the
+// package's logistic minibatch gradient with the hand-written
+// internal/logreg model.
 //
 //	go run ./examples/glm                   # a table, seeds 1 and 2
 //	go run ./examples/glm -json -seeds 1,2  # {"rows": [...]}

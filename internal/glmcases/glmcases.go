@@ -29,7 +29,8 @@ func Dir() string {
 
 // Spec is a case's model, as this package and testdata/stan.R read it.
 type Spec struct {
-	// Program is the Stan program: glm (default), categorical or horseshoe.
+	// Program is the Stan program: glm (default), glm_cor, categorical or
+	// horseshoe.
 	Program       string   `json:"program,omitempty"`
 	Family        string   `json:"family"`
 	Link          string   `json:"link"`
@@ -52,6 +53,10 @@ type Spec struct {
 	HSExpected float64 `json:"hs_expected"`
 	// Param is the parameterisation the rule must choose for every level.
 	Param string `json:"param"`
+	// Correlated makes the group's intercept and slope correlated, with an
+	// LKJ(LKJ) prior on their correlation (Stan program glm_cor).
+	Correlated bool    `json:"correlated,omitempty"`
+	LKJ        float64 `json:"lkj,omitempty"`
 }
 
 // Ref is a reference posterior, stan.R's output.
@@ -164,6 +169,7 @@ func Load(name string) (models.GLM, *Spec, error) {
 		if s.Slope != nil {
 			gr.Slopes = []int{0}
 		}
+		gr.Correlated, gr.LKJ = s.Correlated, s.LKJ
 		g.Groups = []models.Group{gr}
 	}
 	return g, s, nil

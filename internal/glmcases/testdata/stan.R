@@ -49,7 +49,8 @@ for (case in cases) {
       slope = if (S == 1) match(s$slope, xs) else 1L, centred = as.integer(identical(s$param, "centred")),
       prior_b_scale = s$prior_b_scale, prior_int_loc = s$prior_int_loc, prior_int_scale = s$prior_int_scale,
       prior_aux_rate = s$prior_aux_rate, prior_sd_rate = s$prior_sd_rate,
-      prior_sd_cauchy = if (is.null(s$prior_sd_cauchy)) 0 else s$prior_sd_cauchy, nu_fixed = s$nu_fixed)
+      prior_sd_cauchy = if (is.null(s$prior_sd_cauchy)) 0 else s$prior_sd_cauchy, nu_fixed = s$nu_fixed,
+      lkj_eta = if (is.null(s$lkj) || s$lkj == 0) 1 else s$lkj) # glm_cor's; glm.stan ignores it
     names <- "b.Intercept"; vars <- "b0"
     if (P > 0) { names <- c(names, paste0("b.", xs)); vars <- c(vars, paste0("b[", 1:P, "]")) }
     if (fam == 1 && is.null(s$sd) || fam == 2) { names <- c(names, "sigma"); vars <- c(vars, "aux[1]") }
@@ -58,6 +59,9 @@ for (case in cases) {
     if (K > 0) {
       eff <- c("Intercept", if (S == 1) s$slope)
       for (e in seq_along(eff)) { names <- c(names, paste0("sd_", s$group, ".", eff[e])); vars <- c(vars, paste0("sd_g[", e, "]")) }
+      if (isTRUE(s$correlated)) for (a in 2:length(eff)) for (b in 1:(a - 1)) {
+        names <- c(names, paste0("cor_", s$group, ".", eff[b], ".", eff[a])); vars <- c(vars, paste0("Omega[", a, ",", b, "]"))
+      }
       for (j in seq_len(K)) for (e in seq_along(eff)) {
         names <- c(names, paste0("r_", s$group, ".", levs[j], ".", eff[e])); vars <- c(vars, paste0("r[", j, ",", e, "]"))
       }
