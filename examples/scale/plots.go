@@ -35,8 +35,12 @@ var figureMethods = []struct{ method, label string }{
 // WriteFigure writes the cost per effective draw against N on log–log
 // axes, for the d = 20 simulated rows: per-datum gradient evaluations per
 // effective draw on the left, CPU milliseconds per effective draw on the
-// right, one line per method. Rows without a positive ESS are left out.
+// right, one line per method. Rows without a positive ESS are left out;
+// without any d = 20 row there is no figure.
 func WriteFigure(file string, rows []Row) error {
+	if !slices.ContainsFunc(rows, func(r Row) bool { return r.Data == "simulated" && r.D == 20 && r.MinESSBulk > 0 }) {
+		return nil // nothing to draw (-cases without a d = 20 case)
+	}
 	evals := costPanel(rows, "per-datum gradient evals / min bulk ESS",
 		"Gradient evaluations per effective draw, d = 20", func(r Row) float64 { return r.EvalsPerESS })
 	cpu := costPanel(rows, "CPU ms / min bulk ESS",
@@ -78,6 +82,12 @@ func costPanel(rows []Row, ylab, title string, y func(Row) float64) *plot.Plot {
 		}
 		p.Add(l, s)
 		p.Legend.Add(fm.label, l, s)
+	}
+	// One N (a -cases run of one case): a log axis needs a range.
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		if ax.Min == ax.Max {
+			ax.Min, ax.Max = ax.Min/2, ax.Max*2
+		}
 	}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), -vg.Points(8)
