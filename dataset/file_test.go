@@ -63,7 +63,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 		idx := []int{999, 0, 500, 500, 3}
 		got := make([]float64, len(idx)*3)
-		if err := d.ReadRows(got, idx); err != nil {
+		if err := d.Read(got, idx); err != nil {
 			t.Fatal(err)
 		}
 		for k, i := range idx {
@@ -140,9 +140,9 @@ func TestRefused(t *testing.T) {
 	w.Close()
 }
 
-// TestReadRowsAllocs: random rows into the caller's buffer allocate
+// TestReadAllocs: random rows into the caller's buffer allocate
 // nothing once the pool is warm.
-func TestReadRowsAllocs(t *testing.T) {
+func TestReadAllocs(t *testing.T) {
 	if RaceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
@@ -155,8 +155,8 @@ func TestReadRowsAllocs(t *testing.T) {
 	defer d.Close()
 	idx := []int{1, 400, 17}
 	dst := make([]float64, 9)
-	if a := testing.AllocsPerRun(100, func() { _ = d.ReadRows(dst, idx) }); a != 0 {
-		t.Errorf("ReadRows: %v allocations a call", a)
+	if a := testing.AllocsPerRun(100, func() { _ = d.Read(dst, idx) }); a != 0 {
+		t.Errorf("Read: %v allocations a call", a)
 	}
 }
 

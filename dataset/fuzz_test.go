@@ -45,7 +45,7 @@ func FuzzOpen(f *testing.F) {
 		defer d.Close()
 		if d.Rows() > 0 {
 			dst := make([]float64, d.Cols())
-			if err := d.ReadRows(dst, []int{d.Rows() - 1}); err != nil {
+			if err := d.Read(dst, []int{d.Rows() - 1}); err != nil {
 				t.Fatalf("last row of an open file: %v", err)
 			}
 		}

@@ -28,7 +28,7 @@ type File struct {
 	data       int64 // offset of the first row
 	crc        uint64
 	names      []string
-	chunk      int       // rows of a ReadRows buffer
+	chunk      int       // rows of a Read buffer
 	bufs       sync.Pool // of *[]byte of chunk rows
 	bytes      atomic.Int64
 	nanos      atomic.Int64
@@ -43,7 +43,7 @@ type File struct {
 // says otherwise (Cache): 1 GiB, which holds 10⁷ rows of 21 float32s.
 const DefaultBudget = 1 << 30
 
-// readChunk bounds the rows a run of ReadRows reads at once (and the
+// readChunk bounds the rows a run of Read reads at once (and the
 // pooled buffer of each concurrent reader): 1 MiB of row data.
 const readChunk = 1 << 20
 
@@ -149,14 +149,14 @@ func (d *File) Verify() error {
 	return nil
 }
 
-// ReadRows writes the rows idx (0-based) into dst, row-major, len(idx)·Cols
+// Read writes the rows idx (0-based) into dst, row-major, len(idx)·Cols
 // values. Each run of consecutive indices is one positioned read (a full
 // pass's part is one run; a random minibatch is a read a row), through a
 // pooled buffer of at most readChunk rows, so that it allocates nothing
 // once warm and holds bounded memory. It is safe for concurrent use.
-func (d *File) ReadRows(dst []float64, idx []int) error {
+func (d *File) Read(dst []float64, idx []int) error {
 	if len(dst) < len(idx)*d.cols {
-		return fmt.Errorf("dataset: ReadRows: dst of %d values for %d rows of %d", len(dst), len(idx), d.cols)
+		return fmt.Errorf("dataset: Read: dst of %d values for %d rows of %d", len(dst), len(idx), d.cols)
 	}
 	rb := d.rowBytes()
 	bp := d.bufs.Get().(*[]byte)
@@ -169,7 +169,7 @@ func (d *File) ReadRows(dst []float64, idx []int) error {
 		c := d.cols
 		for k, i := range idx {
 			if i < 0 || i >= d.rows {
-				return fmt.Errorf("dataset: ReadRows: row %d not in [0, %d)", i, d.rows)
+				return fmt.Errorf("dataset: Read: row %d not in [0, %d)", i, d.rows)
 			}
 			row := dst[k*c : (k+1)*c]
 			if d.cache64 != nil {
@@ -187,14 +187,14 @@ func (d *File) ReadRows(dst []float64, idx []int) error {
 	for k := 0; k < len(idx); {
 		i := idx[k]
 		if i < 0 || i >= d.rows {
-			return fmt.Errorf("dataset: ReadRows: row %d not in [0, %d)", i, d.rows)
+			return fmt.Errorf("dataset: Read: row %d not in [0, %d)", i, d.rows)
 		}
 		n := 1
 		for n < d.chunk && k+n < len(idx) && idx[k+n] == i+n {
 			n++
 		}
 		if i+n > d.rows {
-			return fmt.Errorf("dataset: ReadRows: row %d not in [0, %d)", i+n-1, d.rows)
+			return fmt.Errorf("dataset: Read: row %d not in [0, %d)", i+n-1, d.rows)
 		}
 		b := (*bp)[:int64(n)*rb]
 		if _, err := d.f.ReadAt(b, d.data+int64(i)*rb); err != nil {
@@ -213,7 +213,7 @@ func (d *File) ReadRows(dst []float64, idx []int) error {
 
 // Cache reads the file's rows into memory, as stored, when they take at
 // most budget bytes (DefaultBudget is the default a caller should pass),
-// and reports whether it did: from then on ReadRows decodes rows from
+// and reports whether it did: from then on Read decodes rows from
 // memory instead of reading them from the file, and Stats counts no more
 // bytes. Data beyond the budget stay on disk, read into bounded buffers.
 // The file's checksum is verified on the way in.
@@ -261,18 +261,15 @@ func (d *File) Cache(budget int64) (bool, error) {
 	return true, nil
 }
 
-// Read is ReadRows: the Table interface.
-func (d *File) Read(dst []float64, idx []int) error { return d.ReadRows(dst, idx) }
-
-// Stats returns the bytes read by ReadRows and Pass since Open, and the
+// Stats returns the bytes read by Read and Pass since Open, and the
 // wall time spent in those reads (summed over concurrent readers; zero
 // unless Timed was called).
 func (d *File) Stats() (bytes int64, seconds float64) {
 	return d.bytes.Load(), float64(d.nanos.Load()) / 1e9
 }
 
-// Timed makes ReadRows and Pass time their reads for Stats (two clock
-// readings a call).
+// Timed makes Read and Pass time their reads for Stats (two clock
+// readings a call). Call it before the file is read.
 func (d *File) Timed() { d.timed = true }
 
 // decode turns the bytes of one or more rows into values.

@@ -36,7 +36,7 @@ func TestConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := make([]float64, 6)
-	if err := d.ReadRows(got, []int{0, 1}); err != nil {
+	if err := d.Read(got, []int{0, 1}); err != nil {
 		t.Fatal(err)
 	}
 	if want := []float64{1, 0.5, -2, 0, 1.5, 300}; !slices.Equal(got, want) {
@@ -116,7 +116,7 @@ func TestConvertParquet(t *testing.T) {
 			idx[i] = i
 		}
 		got := make([]float64, len(values))
-		if err := d.ReadRows(got, idx); err != nil {
+		if err := d.Read(got, idx); err != nil {
 			t.Fatal(err)
 		}
 		for k, v := range values {

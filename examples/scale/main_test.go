@@ -169,7 +169,7 @@ func TestStreamRows(t *testing.T) {
 	}
 	row := make([]float64, streamD+1)
 	for _, i := range []int{0, 65535, 65536, n - 1} {
-		if err := f.ReadRows(row, []int{i}); err != nil {
+		if err := f.Read(row, []int{i}); err != nil {
 			t.Fatal(err)
 		}
 		for j, v := range x.Row(i) {
