@@ -152,8 +152,9 @@ func (d *File) Verify() error {
 // Read writes the rows idx (0-based) into dst, row-major, len(idx)·Cols
 // values. Each run of consecutive indices is one positioned read (a full
 // pass's part is one run; a random minibatch is a read a row), through a
-// pooled buffer of at most readChunk rows, so that it allocates nothing
-// once warm and holds bounded memory. It is safe for concurrent use.
+// pooled buffer of at most 1 MiB, so that it allocates nothing once warm
+// and holds bounded memory; a cached file (Cache) is read from memory. It
+// is safe for concurrent use.
 func (d *File) Read(dst []float64, idx []int) error {
 	if len(dst) < len(idx)*d.cols {
 		return fmt.Errorf("dataset: Read: dst of %d values for %d rows of %d", len(dst), len(idx), d.cols)
