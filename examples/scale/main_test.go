@@ -146,9 +146,10 @@ func TestCompare(t *testing.T) {
 
 // TestStreamRows: the -stream rows on 2·10⁵ rows: the data file written
 // once (the rows logreg.Simulate draws, as float32), the Laplace reference
-// cached, and sample.Run from memory and from the file right (mean within
-// 0.1 sd, sd within 10 %, R̂ ≤ 1.01) and equal to rounding, the file's rows being
-// the same values.
+// cached, and sample.Run from memory, from the file and from the staged
+// Parquet file right (mean within 0.1 sd, sd within 10 %, R̂ ≤ 1.01), the
+// first two equal to rounding and the last two bit for bit, the files' rows
+// being the same values.
 func TestStreamRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two sample.Run calls on 2·10⁵ rows")
@@ -182,8 +183,11 @@ func TestStreamRows(t *testing.T) {
 		}
 	}
 	f.Close()
+	if err := WriteStreamParquet(path+".parquet", path, nil); err != nil {
+		t.Fatal(err)
+	}
 	var rows []StreamRow
-	for _, st := range []string{"memory", "binary"} {
+	for _, st := range []string{"memory", "binary", "parquet"} {
 		r, err := StreamCaseRow(context.Background(), Config{Seed: 1}, dir, StreamCase{N: n, Storage: st})
 		if err != nil {
 			t.Fatal(err)
@@ -195,6 +199,11 @@ func TestStreamRows(t *testing.T) {
 	}
 	if math.Abs(rows[0].MaxMeanErrSD-rows[1].MaxMeanErrSD) > 1e-6 {
 		t.Errorf("memory and file rows differ: mean err %v and %v", rows[0].MaxMeanErrSD, rows[1].MaxMeanErrSD)
+	}
+	// The staged Parquet file holds the binary file's values: the same
+	// draws, bit for bit.
+	if rows[2].MaxMeanErrSD != rows[1].MaxMeanErrSD || rows[2].MaxSDRelErr != rows[1].MaxSDRelErr || rows[2].StageSeconds <= 0 {
+		t.Errorf("parquet row: mean err %v, sd err %v, staged in %v s; the binary row's %v, %v", rows[2].MaxMeanErrSD, rows[2].MaxSDRelErr, rows[2].StageSeconds, rows[1].MaxMeanErrSD, rows[1].MaxSDRelErr)
 	}
 	if _, err := os.Stat(path + ".laplace.json"); err != nil {
 		t.Errorf("no cached reference: %v", err)
