@@ -80,6 +80,10 @@ type StreamRow struct {
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_s"`
 	PeakRSSMB  float64 `json:"peak_rss_mb"`
+	// OwnRSSMB is the child's own high-water mark (/proc/self/status
+	// VmHWM, its memory since exec), where getrusage's max RSS also
+	// counts the parent's peak at the moment it started the child.
+	OwnRSSMB float64 `json:"own_rss_mb"`
 	Batch      int     `json:"batch"`
 	MinESSBulk float64 `json:"min_ess_bulk"`
 	// MaxMeanErrSD and MaxSDRelErr compare with the Laplace
@@ -142,8 +146,8 @@ func Stream(ctx context.Context, c Config, dir string, cases []StreamCase) ([]St
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			r.PeakRSSMB = float64(ru.Maxrss) / 1024
 		}
-		c.logf("scale: stream %-6s n=%-9d %6.1f s (setup %5.1f s, %d passes in all), %7.0f MB read at %5.0f MB/s, peak RSS %5.0f MB, ESS %5.0f, mean err %.3f sd, sd err %+.3f, R̂ %.4f, %d warnings",
-			r.Storage, r.N, r.Seconds, r.SetupSeconds, r.SetupPassesTotal, float64(r.BytesRead)/1e6, r.ReadMBPerS, r.PeakRSSMB, r.MinESSBulk, r.MaxMeanErrSD, r.MaxSDRelErr, r.MaxRHat, len(r.Warnings))
+		c.logf("scale: stream %-7s n=%-9d %6.1f s (setup %5.1f s, %d passes in all), %7.0f MB read at %5.0f MB/s, peak RSS %5.0f MB (own %5.0f), ESS %5.0f, mean err %.3f sd, sd err %+.3f, R̂ %.4f, %d warnings",
+			r.Storage, r.N, r.Seconds, r.SetupSeconds, r.SetupPassesTotal, float64(r.BytesRead)/1e6, r.ReadMBPerS, r.PeakRSSMB, r.OwnRSSMB, r.MinESSBulk, r.MaxMeanErrSD, r.MaxSDRelErr, r.MaxRHat, len(r.Warnings))
 		rows = append(rows, r)
 	}
 	return rows, nil
@@ -251,7 +255,26 @@ func StreamCaseRow(ctx context.Context, c Config, dir string, cs StreamCase) (r 
 		r.MaxRHat = math.Max(r.MaxRHat, row.RHat)
 	}
 	r.MaxMeanErrSD, r.MaxSDRelErr = Compare(ref, mean, sd)
+	r.OwnRSSMB = ownRSSMB()
 	return r, nil
+}
+
+// ownRSSMB returns this process's peak resident memory since exec, in MB
+// (VmHWM of /proc/self/status; NaN where there is none).
+func ownRSSMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return math.NaN()
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			if err == nil {
+				return kb / 1024
+			}
+		}
+	}
+	return math.NaN()
 }
 
 // WriteStreamData writes n rows of the simulated logistic regression to
@@ -283,7 +306,10 @@ func WriteStreamData(path string, n int, log interface{ Write([]byte) (int, erro
 		beta[j] = 1.5 * rb.NormFloat64() / math.Sqrt(streamD)
 	}
 	const chunk = 1 << 16 // logreg.Simulate's
-	const batch = 64      // chunks drawn in parallel at once
+	// Chunks drawn in parallel at once: few, so that this process stays
+	// small — a row's child process, started by vfork, inherits the
+	// peak resident memory of its parent at exec in getrusage's max RSS.
+	const batch = 4
 	buf := make([][]float64, batch)
 	for k := range buf {
 		buf[k] = make([]float64, chunk*(streamD+1))
