@@ -83,7 +83,7 @@ type StreamRow struct {
 	// OwnRSSMB is the child's own high-water mark (/proc/self/status
 	// VmHWM, its memory since exec), where getrusage's max RSS also
 	// counts the parent's peak at the moment it started the child.
-	OwnRSSMB float64 `json:"own_rss_mb"`
+	OwnRSSMB   float64 `json:"own_rss_mb"`
 	Batch      int     `json:"batch"`
 	MinESSBulk float64 `json:"min_ess_bulk"`
 	// MaxMeanErrSD and MaxSDRelErr compare with the Laplace
