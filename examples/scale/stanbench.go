@@ -52,6 +52,10 @@ func StanBench(ctx context.Context, c Config, script string, ns []int) ([]StanRo
 	if _, err := os.Stat(script); err != nil {
 		return nil, fmt.Errorf("-stan-bench needs rstan's script: %w", err)
 	}
+	script, err := filepath.Abs(script) // Rscript runs in the data's directory
+	if err != nil {
+		return nil, err
+	}
 	if _, err := exec.LookPath("Rscript"); err != nil {
 		return nil, fmt.Errorf("-stan-bench needs R with rstan and posterior (apt-get install -y r-cran-rstan r-cran-posterior): %w", err)
 	}
