@@ -350,10 +350,29 @@ func WriteStreamData(path string, n int, log interface{ Write([]byte) (int, erro
 	if err := w.Close(); err != nil {
 		return err
 	}
+	if err := syncFile(path); err != nil {
+		return err
+	}
 	if log != nil {
 		fmt.Fprintf(log, "scale: wrote %s (%d rows, %.0f s)\n", path, n, time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// syncFile flushes the file at path to disk: data written just now would
+// otherwise still be written back while a timed row runs (a user's data
+// were on disk long before), slowing its reads and the parquet row's
+// staging.
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // WriteStreamParquet writes the rows of the binary file bin to the Parquet
@@ -392,6 +411,9 @@ func WriteStreamParquet(path, bin string, log interface{ Write([]byte) (int, err
 		return err
 	}
 	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := syncFile(path); err != nil {
 		return err
 	}
 	if log != nil {
