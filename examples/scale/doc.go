@@ -40,8 +40,10 @@
 //	n, d, data, method
 //	draws           draws per chain
 //	batch           largest minibatch size of the chains (N for reference)
-//	setup_passes    largest number of full-data passes a chain's warmup made to
-//	                find its control-variate centre (Newton passes for reference)
+//	setup_passes    largest number of full-data passes a chain's own warmup made
+//	                for its control-variate centre, beyond the run's shared search
+//	                (0 when every chain took the shared centre as it was; Newton
+//	                passes for reference)
 //	grad_evals      per-datum gradient evaluations, warmup included, setup passes
 //	                excluded; for reference N per full-data log-density evaluation
 //	                (one datum's log density counts as one evaluation)

@@ -41,16 +41,17 @@ type Row struct {
 	// Batch is the largest minibatch size of the chains (N for the
 	// reference sampler).
 	Batch int `json:"batch"`
-	// SetupPasses is the largest number of full-data passes a chain's
-	// warmup spent on its control-variate centre (the Newton passes for
+	// SetupPasses is the largest number of full-data passes a chain's own
+	// warmup spent on its control-variate centre beyond the run's shared
+	// search (sample.Result.SetupPasses counts both; the Newton passes for
 	// the reference sampler).
 	SetupPasses int `json:"setup_passes"`
 	// GradEvals is the number of per-datum gradient evaluations, warmup
 	// included, setup passes excluded (N per log-density evaluation for
 	// the reference sampler).
 	GradEvals int64 `json:"grad_evals"`
-	// SetupEvals are the setup passes' evaluations (SetupPasses × N
-	// summed over the chains), not counted in GradEvals.
+	// SetupEvals are the setup passes' evaluations (the shared search's
+	// and the chains' own, × N), not counted in GradEvals.
 	SetupEvals int64 `json:"setup_evals"`
 	// MinESSBulk is the smallest bulk ESS over the coefficients.
 	MinESSBulk float64 `json:"min_ess_bulk"`
