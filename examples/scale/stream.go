@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -280,7 +279,7 @@ func ownRSSMB() float64 {
 // WriteStreamData writes n rows of the simulated logistic regression to
 // path as float32 (the 20 features, then the label), unless a whole file
 // is there already. The rows are logreg.Simulate's for the data seed,
-// drawn chunk by chunk in parallel and written in order, so that memory
+// drawn chunk by chunk (logreg.SimulateChunk) in parallel and written in order, so that memory
 // stays bounded and the data of a smaller n are the first rows of a
 // larger n's.
 func WriteStreamData(path string, n int, log interface{ Write([]byte) (int, error) }) error {
@@ -300,50 +299,33 @@ func WriteStreamData(path string, n int, log interface{ Write([]byte) (int, erro
 	if err != nil {
 		return err
 	}
-	beta := make([]float64, streamD)
-	rb := rand.New(rand.NewPCG(dataSeed, 0))
-	for j := range beta {
-		beta[j] = 1.5 * rb.NormFloat64() / math.Sqrt(streamD)
-	}
-	const chunk = 1 << 16 // logreg.Simulate's
+	beta := logreg.SimulateBeta(streamD, dataSeed)
 	// Chunks drawn in parallel at once: few, so that this process stays
 	// small — a row's child process, started by vfork, inherits the
 	// peak resident memory of its parent at exec in getrusage's max RSS.
 	const batch = 4
-	buf := make([][]float64, batch)
-	for k := range buf {
-		buf[k] = make([]float64, chunk*(streamD+1))
+	const chunk = logreg.SimChunk
+	xs, ys := make([][]float64, batch), make([][]float64, batch)
+	for k := range xs {
+		xs[k], ys[k] = make([]float64, chunk*streamD), make([]float64, chunk)
 	}
+	rows := make([]float64, 0, chunk*(streamD+1))
 	nChunks := (n + chunk - 1) / chunk
 	for c0 := 0; c0 < nChunks; c0 += batch {
 		nb := min(batch, nChunks-c0)
-		job := parfor.NewJob(func(k int) {
-			ck := c0 + k
-			r := rand.New(rand.NewPCG(dataSeed, uint64(ck)+1))
-			v := buf[k]
-			for i := ck * chunk; i < min(n, (ck+1)*chunk); i++ {
-				row := v[(i-ck*chunk)*(streamD+1):][:streamD+1]
-				var z float64
-				for j := range streamD {
-					row[j] = r.NormFloat64()
-					z += row[j] * beta[j]
-				}
-				row[streamD] = 0
-				if r.Float64() < logreg.Sigmoid(z) {
-					row[streamD] = 1
-				}
-			}
-		})
-		job.Run(nb)
+		size := func(k int) int { return min(n, (c0+k+1)*chunk) - (c0+k)*chunk }
+		parfor.NewJob(func(k int) {
+			m := size(k)
+			logreg.SimulateChunk(xs[k][:m*streamD], ys[k][:m], beta, c0+k, dataSeed)
+		}).Run(nb)
 		for k := range nb {
-			ck := c0 + k
-			rows := min(n, (ck+1)*chunk) - ck*chunk
-			v := buf[k][:rows*(streamD+1)]
-			for ; len(v) > 0; v = v[streamD+1:] {
-				if err := w.Write(v[:streamD+1]); err != nil {
-					w.Close()
-					return err
-				}
+			rows = rows[:0]
+			for i := range size(k) {
+				rows = append(append(rows, xs[k][i*streamD:(i+1)*streamD]...), ys[k][i])
+			}
+			if err := w.WriteRows(rows); err != nil {
+				w.Close()
+				return err
 			}
 		}
 	}

@@ -30,8 +30,8 @@ func (d *DenseData) Rows() int { return len(d.Y) }
 // Row returns row i of the design matrix.
 func (d *DenseData) Row(i int) []float64 { return d.X[i*d.Cols : (i+1)*d.Cols : (i+1)*d.Cols] }
 
-// simChunk is the number of rows drawn from one random stream by Simulate.
-const simChunk = 1 << 16
+// SimChunk is the number of rows drawn from one random stream by Simulate.
+const SimChunk = 1 << 16
 
 // Simulate returns n rows of simulated logistic-regression data in d
 // dimensions and the true coefficients β*: x_ij ~ N(0, 1) independent,
@@ -45,28 +45,46 @@ func Simulate(n, d int, seed uint64) (*DenseData, []float64, error) {
 	if n <= 0 || d <= 0 {
 		return nil, nil, fmt.Errorf("logreg: Simulate: n = %d, d = %d, want both > 0", n, d)
 	}
+	beta := SimulateBeta(d, seed)
+	x := &DenseData{Cols: d, X: make([]float64, n*d), Y: make([]float64, n)}
+	job := parfor.NewJob(func(k int) {
+		lo, hi := k*SimChunk, min(n, (k+1)*SimChunk)
+		SimulateChunk(x.X[lo*d:hi*d], x.Y[lo:hi], beta, k, seed)
+	})
+	job.Run((n + SimChunk - 1) / SimChunk)
+	return x, beta, nil
+}
+
+// SimulateBeta returns Simulate's true coefficients β* for d and seed.
+func SimulateBeta(d int, seed uint64) []float64 {
 	beta := make([]float64, d)
 	rb := rand.New(rand.NewPCG(seed, 0))
 	for j := range beta {
 		beta[j] = 1.5 * rb.NormFloat64() / math.Sqrt(float64(d))
 	}
-	x := &DenseData{Cols: d, X: make([]float64, n*d), Y: make([]float64, n)}
-	job := parfor.NewJob(func(k int) {
-		r := rand.New(rand.NewPCG(seed, uint64(k)+1))
-		for i := k * simChunk; i < min(n, (k+1)*simChunk); i++ {
-			row := x.Row(i)
-			var z float64
-			for j := range row {
-				row[j] = r.NormFloat64()
-				z += row[j] * beta[j]
-			}
-			if r.Float64() < Sigmoid(z) {
-				x.Y[i] = 1
-			}
+	return beta
+}
+
+// SimulateChunk draws chunk k of Simulate's rows for beta and seed: its
+// len(y) rows (SimChunk, fewer for the last chunk of n) into x, row-major
+// len(beta) features a row, and their labels into y. Simulate's data are
+// its chunks in order, so that a file of any size can be written chunk by
+// chunk with the same rows.
+func SimulateChunk(x, y, beta []float64, k int, seed uint64) {
+	d := len(beta)
+	r := rand.New(rand.NewPCG(seed, uint64(k)+1))
+	for i := range y {
+		row := x[i*d : (i+1)*d]
+		var z float64
+		for j := range row {
+			row[j] = r.NormFloat64()
+			z += row[j] * beta[j]
 		}
-	})
-	job.Run((n + simChunk - 1) / simChunk)
-	return x, beta, nil
+		y[i] = 0
+		if r.Float64() < Sigmoid(z) {
+			y[i] = 1
+		}
+	}
 }
 
 // DenseModel is Bayesian logistic regression on dense data with the prior
@@ -120,20 +138,10 @@ func (m *DenseModel) Dim() int { return m.x.Cols }
 func (m *DenseModel) Len() int { return m.x.Rows() }
 
 // LogPriorGrad adds ∇log p(θ) = −θ/v to dst.
-func (m *DenseModel) LogPriorGrad(dst, theta []float64) {
-	for j, t := range theta {
-		dst[j] -= m.prec * t
-	}
-}
+func (m *DenseModel) LogPriorGrad(dst, theta []float64) { Rows{Prec: m.prec}.LogPriorGrad(dst, theta) }
 
 // LogPrior returns log p(θ), the normalising constant included.
-func (m *DenseModel) LogPrior(theta []float64) float64 {
-	var s float64
-	for _, t := range theta {
-		s += t * t
-	}
-	return -0.5*m.prec*s + 0.5*float64(len(theta))*math.Log(m.prec/(2*math.Pi))
-}
+func (m *DenseModel) LogPrior(theta []float64) float64 { return Rows{Prec: m.prec}.LogPrior(theta) }
 
 // Dot returns aᵀb with four partial sums, so that the adds do not form
 // one chain of dependent additions (at the widths of most regressions a

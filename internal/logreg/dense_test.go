@@ -47,7 +47,7 @@ func randTheta(rng *rand.Rand, d int) []float64 {
 // 1.5.
 func TestSimulate(t *testing.T) {
 	t.Parallel()
-	big, beta, err := Simulate(3*simChunk/2, 20, 3)
+	big, beta, err := Simulate(3*SimChunk/2, 20, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
