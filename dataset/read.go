@@ -144,9 +144,14 @@ func (d *File) Verify() error {
 		return err
 	}
 	if got := h.Sum64(); got != d.crc {
-		return fmt.Errorf("dataset: %s: data checksum %016x, its header says %016x: changed since written: %w", d.f.Name(), got, d.crc, ErrCorrupt)
+		return d.checksumError(got)
 	}
 	return nil
+}
+
+// checksumError is the error of data whose CRC-64 is got, not the header's.
+func (d *File) checksumError(got uint64) error {
+	return fmt.Errorf("dataset: %s: data checksum %016x, its header says %016x: changed since written: %w", d.f.Name(), got, d.crc, ErrCorrupt)
 }
 
 // Read writes the rows idx (0-based) into dst, row-major, len(idx)·Cols
@@ -255,7 +260,7 @@ func (d *File) Cache(budget int64) (bool, error) {
 		}
 	}
 	if got := h.Sum64(); got != d.crc {
-		return false, fmt.Errorf("dataset: %s: data checksum %016x, its header says %016x: changed since written: %w", d.f.Name(), got, d.crc, ErrCorrupt)
+		return false, d.checksumError(got)
 	}
 	d.bytes.Add(n)
 	d.cache32, d.cache64 = c32, c64

@@ -34,38 +34,62 @@ func (m *Model) hsInfo() []float64 {
 	if m.nu > 0 {
 		nuHat = m.nu
 	}
-	if m.tab != nil {
-		return m.tab.hsInfo(m, eta0, aHat, nuHat)
-	}
-	wi := make([]float64, m.n)
-	var sw float64
-	for i := range m.n {
+	weight := func(i int, o obs) float64 {
 		eta := eta0
 		if m.offset != nil {
 			eta += m.offset[i]
 		}
-		o := m.obs(i)
-		wi[i] = o.w * m.fam.info(m.link, o, eta, aHat, nuHat)
-		sw += wi[i]
+		return o.w * m.fam.info(m.link, o, eta, aHat, nuHat)
+	}
+	// Two passes over the rows, each row's weight computed in both: the
+	// weighted means, then the weighted squared deviations.
+	var sw float64
+	mean := make([]float64, m.p)
+	m.eachRow(func(i int, o obs, x []float64) {
+		w := weight(i, o)
+		sw += w
+		for k, v := range x {
+			mean[k] += w * v
+		}
+	})
+	if !m.intercept || !(sw > 0) {
+		clear(mean)
+	} else {
+		for k := range mean {
+			mean[k] /= sw
+		}
 	}
 	info := make([]float64, m.p)
-	for j := range m.p {
-		col := m.column(j)
-		var mean float64
-		if m.intercept && sw > 0 {
-			for i, v := range col {
-				mean += wi[i] * v
-			}
-			mean /= sw
+	m.eachRow(func(i int, o obs, x []float64) {
+		w := weight(i, o)
+		for k, v := range x {
+			d := v - mean[k]
+			info[k] += w * d * d
 		}
-		var ij float64
-		for i, v := range col {
-			d := v - mean
-			ij += wi[i] * d * d
-		}
-		info[j] = ij
-	}
+	})
 	return info
+}
+
+// eachRow calls fn on every row in order: its observation and its
+// predictors, dense (read from the Table, or a CSR row spread out).
+func (m *Model) eachRow(fn func(i int, o obs, x []float64)) {
+	if m.tab != nil {
+		m.tab.eachRow(m.p, fn)
+		return
+	}
+	x := make([]float64, m.p)
+	for i := range m.n {
+		switch {
+		case m.x != nil:
+			x = m.x[i*m.p : (i+1)*m.p]
+		case m.sp != nil:
+			clear(x)
+			for q := m.sp.Ptr[i]; q < m.sp.Ptr[i+1]; q++ {
+				x[m.sp.Idx[q]] += m.sp.Val[q]
+			}
+		}
+		fn(i, m.obs(i), x)
+	}
 }
 
 // describe says, for Describe, the horseshoe's constants and how its

@@ -236,49 +236,19 @@ func (m *Model) ReadStats() (bytes int64, seconds float64) {
 	return 0, 0
 }
 
-// hsInfo is Model.hsInfo over the Table's rows, in two passes (the weighted
-// means, then the weighted squared deviations), each row's weight
-// computed again in the second: the sums of the in-memory model, in its
-// order.
-func (td *tableData) hsInfo(m *Model, eta0, aHat, nuHat float64) []float64 {
-	weight := func(row []float64) float64 {
-		o := obs{y: row[td.y], n: 1, w: 1}
-		return o.w * m.fam.info(m.link, o, eta0, aHat, nuHat)
-	}
-	p := m.p
-	var sw float64
-	mean := make([]float64, p)
-	// The Table was read whole by setTable: a read error here is as
-	// unlikely as in a gradient, and is reported as one (a panic naming
-	// the Table).
-	must := func(err error) {
-		if err != nil {
-			panic(fmt.Errorf("sgmcmc: models: reading the Table: %w", err))
-		}
-	}
-	must(td.rowsInOrder(func(_ int, row []float64) error {
-		w := weight(row)
-		sw += w
+// eachRow is Model.eachRow over the Table's rows (p predictors). The
+// Table was read whole by setTable: a read error here is as unlikely as
+// in a gradient, and is reported as one (a panic naming the Table).
+func (td *tableData) eachRow(p int, fn func(i int, o obs, x []float64)) {
+	x := make([]float64, p)
+	err := td.rowsInOrder(func(i int, row []float64) error {
 		for k, j := range td.x {
-			mean[k] += w * row[j]
+			x[k] = row[j]
 		}
+		fn(i, obs{y: row[td.y], n: 1, w: 1}, x)
 		return nil
-	}))
-	if !m.intercept || !(sw > 0) {
-		clear(mean)
-	} else {
-		for k := range mean {
-			mean[k] /= sw
-		}
+	})
+	if err != nil {
+		panic(fmt.Errorf("sgmcmc: models: reading the Table: %w", err))
 	}
-	info := make([]float64, p)
-	must(td.rowsInOrder(func(_ int, row []float64) error {
-		w := weight(row)
-		for k, j := range td.x {
-			d := row[j] - mean[k]
-			info[k] += w * d * d
-		}
-		return nil
-	}))
-	return info
 }
