@@ -158,27 +158,7 @@ func TestCholCorr(t *testing.T) {
 			for k := range g {
 				g[k] = r.NormFloat64()
 			}
-			dy, dj := make([]float64, n), make([]float64, n)
-			tr.Pullback(dy, y, x, g)
-			tr.LogJacobianGrad(dj, y, x)
-			for i := range y {
-				const h = 1e-6
-				yp, ym := append([]float64(nil), y...), append([]float64(nil), y...)
-				yp[i] += h
-				ym[i] -= h
-				xp, xm := make([]float64, n), make([]float64, n)
-				ljp, ljm := tr.Constrain(xp, yp), tr.Constrain(xm, ym)
-				var fd float64
-				for k := range g {
-					fd += g[k] * (xp[k] - xm[k]) / (2 * h)
-				}
-				if math.Abs(dy[i]-fd) > 1e-6*(1+math.Abs(fd)) {
-					t.Errorf("e %d scale %v coordinate %d: pullback %v, differences %v", e, sc, i, dy[i], fd)
-				}
-				if fj := (ljp - ljm) / (2 * h); math.Abs(dj[i]-fj) > 1e-6*(1+math.Abs(fj)) {
-					t.Errorf("e %d scale %v coordinate %d: log-Jacobian gradient %v, differences %v", e, sc, i, dj[i], fj)
-				}
-			}
+			checkPullback(t, tr, y, g, fmt.Sprintf("e %d scale %v", e, sc))
 		}
 	}
 	if _, err := (cholCorr{e: 3}).FreeDim(2); err == nil {
