@@ -43,8 +43,11 @@ type ControlVariateSettings struct {
 // as noisy as a Minibatch at twice the cost.
 //
 // Each call costs 2n per-datum gradient evaluations (at θ and at θ̂), with
-// a BatchModel's batch call where the model has one and Noise is not set;
-// it allocates nothing. With Noise set, Grad also estimates the diagonal of
+// a BatchModel's batch call where the model has one and Noise is not set
+// — one call for both when the BatchModel also has the method
+// LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale
+// float64), adding scale·Σ_{i∈idx} [∇log p(x_i | θ) − ∇log p(x_i | center)]
+// (a dataset.Model reads each row once for both); it allocates nothing. With Noise set, Grad also estimates the diagonal of
 // its own noise covariance from the batch's per-datum differences (as a
 // Minibatch does from its per-datum gradients), for B̂ and for sample.Run's
 // heat check. The batches are drawn as a Minibatch draws them, with or
@@ -182,6 +185,10 @@ func (c *ControlVariate) gradOn(dst, theta []float64, idx []int) {
 		}
 		c.mb.noise.finish(len(idx), m.Len(), c.mb.replace)
 	case ok:
+		if dm, ok := bm.(diffBatchModel); ok {
+			dm.LogLikGradDiffBatch(dst, theta, c.center, idx, scale)
+			break
+		}
 		bm.LogLikGradBatch(dst, theta, idx, scale)
 		bm.LogLikGradBatch(dst, c.center, idx, -scale)
 	default:
@@ -193,6 +200,12 @@ func (c *ControlVariate) gradOn(dst, theta []float64, idx []int) {
 	for j := range dst {
 		dst[j] = -dst[j]
 	}
+}
+
+// diffBatchModel is the optional method of a BatchModel that gives the
+// control variate's correction in one call (ControlVariate).
+type diffBatchModel interface {
+	LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale float64)
 }
 
 // fault reports the batch stream's fault (faulter).

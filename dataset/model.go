@@ -35,6 +35,15 @@ type RowDensity interface {
 	LogLikRows(theta, rows []float64) float64
 }
 
+// DiffRowModel is an optional capability of a RowModel: a control
+// variate's correction, scale·Σ_r [∇θ log p(row_r | θ) − ∇θ log p(row_r |
+// θ₀)], added to dst in one call, so that each row of a minibatch is read
+// once for both points (sgmcmc.ControlVariate, through Model's
+// LogLikGradDiffBatch).
+type DiffRowModel interface {
+	LogLikGradDiffRows(dst, theta, theta0, rows []float64, scale float64)
+}
+
 // readRows is the most rows a Model reads at once for one call (and the
 // size of each concurrent caller's pooled buffer): 1 MiB of float64s.
 const readRows = 1 << 17
@@ -105,6 +114,20 @@ func (md *Model) LogLikGrad(dst, theta []float64, i int, scale float64) {
 // LogLikGradBatch adds scale·Σ_{i∈idx} ∇θ log p(row i | θ) to dst.
 func (md *Model) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
 	md.rows(idx, func(rows []float64) { md.m.LogLikGradRows(dst, theta, rows, scale) })
+}
+
+// LogLikGradDiffBatch adds scale·Σ_{i∈idx} [∇θ log p(row i | θ) −
+// ∇θ log p(row i | θ₀)] to dst: reading each row once when the RowModel
+// is a DiffRowModel, and as two LogLikGradBatch calls otherwise (the
+// control variate's own order, so that its draws keep their bits).
+func (md *Model) LogLikGradDiffBatch(dst, theta, theta0 []float64, idx []int, scale float64) {
+	dm, ok := md.m.(DiffRowModel)
+	if !ok {
+		md.LogLikGradBatch(dst, theta, idx, scale)
+		md.LogLikGradBatch(dst, theta0, idx, -scale)
+		return
+	}
+	md.rows(idx, func(rows []float64) { dm.LogLikGradDiffRows(dst, theta, theta0, rows, scale) })
 }
 
 // rows calls fn on the rows idx, in order, at most md.chunk at a time.

@@ -183,3 +183,60 @@ func TestModelReadError(t *testing.T) {
 		t.Errorf("nil table: %v", err)
 	}
 }
+
+// TestModelDiffBatch: a Model's LogLikGradDiffBatch is a control
+// variate's two batch calls — to rounding through a DiffRowModel, which
+// reads each row once (a batch larger than one read's rows included), and
+// bit for bit through a RowModel without it.
+func TestModelDiffBatch(t *testing.T) {
+	const n, d, k = 20000, 30, 4
+	beta := logreg.SimulateSignedBeta(d, k, 5)
+	rows := make([]float64, n*(k+1))
+	if err := logreg.SimulateSignedChunk(rows, beta, k, 0, 5); err != nil {
+		t.Fatal(err)
+	}
+	mem, err := dataset.NewMemory(rows, k+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := logreg.SignedRows{D: d, K: k, Prec: 1}
+	withDiff, err := dataset.NewModel(mem, sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := dataset.NewModel(mem, struct{ dataset.RowModel }{sr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type diff interface {
+		LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale float64)
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	theta, centre := make([]float64, d), make([]float64, d)
+	for j := range theta {
+		theta[j], centre[j] = r.NormFloat64(), r.NormFloat64()
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = r.IntN(n)
+	}
+	want := make([]float64, d)
+	bm := plain.(sgmcmc.BatchModel)
+	bm.LogLikGradBatch(want, theta, idx, 0.5)
+	bm.LogLikGradBatch(want, centre, idx, -0.5)
+	got, same := make([]float64, d), make([]float64, d)
+	withDiff.(diff).LogLikGradDiffBatch(got, theta, centre, idx, 0.5)
+	plain.(diff).LogLikGradDiffBatch(same, theta, centre, idx, 0.5)
+	for j := range want {
+		if math.Abs(got[j]-want[j]) > 1e-9*(1+math.Abs(want[j])) {
+			t.Fatalf("coordinate %d: one read %v, two calls %v", j, got[j], want[j])
+		}
+	}
+	if !slices.Equal(same, want) {
+		t.Fatalf("without LogLikGradDiffRows the correction is not the two calls' bits")
+	}
+	small := idx[:100]
+	if a := testing.AllocsPerRun(20, func() { withDiff.(diff).LogLikGradDiffBatch(got, theta, centre, small, 1) }); a != 0 {
+		t.Errorf("LogLikGradDiffBatch allocates %v times a call", a)
+	}
+}

@@ -37,6 +37,10 @@ func (m temperedBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, sca
 	m.bm.LogLikGradBatch(dst, theta, idx, scale*m.inv)
 }
 
+func (m temperedBatchModel) LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale float64) {
+	diffBatch(m.bm, dst, theta, center, idx, scale*m.inv)
+}
+
 // temperedDensity adds the tempered LogDensity to a tempered model.
 type temperedDensity struct {
 	sgmcmc.Model
@@ -57,6 +61,10 @@ type temperedBatchDensity struct {
 
 func (m temperedBatchDensity) LogLikGradBatch(dst, theta []float64, idx []int, scale float64) {
 	m.bm.LogLikGradBatch(dst, theta, idx, scale*m.temperedDensity.inv)
+}
+
+func (m temperedBatchDensity) LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale float64) {
+	diffBatch(m.bm, dst, theta, center, idx, scale*m.temperedDensity.inv)
 }
 
 // temperProblem returns p at temperature t: its Model's log densities, or

@@ -36,6 +36,32 @@ func (m userBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale f
 	m.bm.LogLikGradBatch(dst, theta, idx, scale)
 }
 
+// LogLikGradDiffBatch is the control variate's correction in one call
+// when the user's BatchModel has it (sgmcmc.ControlVariate), and its two
+// batch calls otherwise.
+func (m userBatchModel) LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale float64) {
+	defer tag("Model.LogLikGradBatch")
+	diffBatch(m.bm, dst, theta, center, idx, scale)
+}
+
+// diffBatchModel is the optional method of a BatchModel that gives a
+// control variate's correction in one call (sgmcmc.ControlVariate).
+type diffBatchModel interface {
+	LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale float64)
+}
+
+// diffBatch adds scale·Σ_{i∈idx} [∇log p(x_i | θ) − ∇log p(x_i | center)]
+// to dst: in one call when bm has it, else in two, in the order
+// sgmcmc.ControlVariate makes them.
+func diffBatch(bm sgmcmc.BatchModel, dst, theta, center []float64, idx []int, scale float64) {
+	if dm, ok := bm.(diffBatchModel); ok {
+		dm.LogLikGradDiffBatch(dst, theta, center, idx, scale)
+		return
+	}
+	bm.LogLikGradBatch(dst, theta, idx, scale)
+	bm.LogLikGradBatch(dst, center, idx, -scale)
+}
+
 // countModel counts per-datum likelihood-gradient evaluations (e.tick),
 // naming the model in a panic as userModel does: one wrapper per datum on
 // the sampling path, not two.
@@ -60,6 +86,13 @@ func (m countBatchModel) LogLikGradBatch(dst, theta []float64, idx []int, scale 
 	defer tag("Model.LogLikGradBatch")
 	m.e.tick(int64(len(idx)))
 	m.bm.LogLikGradBatch(dst, theta, idx, scale)
+}
+
+// LogLikGradDiffBatch counts two evaluations an item.
+func (m countBatchModel) LogLikGradDiffBatch(dst, theta, center []float64, idx []int, scale float64) {
+	defer tag("Model.LogLikGradBatch")
+	m.e.tick(2 * int64(len(idx)))
+	diffBatch(m.bm, dst, theta, center, idx, scale)
 }
 
 // countGrad counts calls of the user's Gradient (e.tick), forwarding
