@@ -129,8 +129,10 @@ const (
 // Above DenseMax with a capped fixed batch: a mode by Adam, no windows (doc/adaptation.md §4.2).
 const (
 	fixedBatchCost = 1e8                // fixed batch ≤ max(n₀, 10⁸/d) items: one of its gradients ≤ 10⁸ item·coordinates (§4, §4.2)
+	fixedBatchRows = 100000             // … and ≤ max(10⁵, 10⁸/d) however large N/10 is (§4, §4.2)
 	modeEpochs     = 20                 // a capped batch's P1 is Adam: 20 passes over the data (§4.2)
 	modeMinSteps   = 1000               // … and ≥ 1,000 steps, which cross the start's jitter ten times (§4.2)
+	modeMaxSteps   = 10000              // … and ≤ 10,000: P3's full passes refine it; 20 passes of 10⁷ rows were 2·10⁶ steps (§4.2)
 	modeBatch      = cvFirstBatch       // … on batches of 100 (§4.2)
 	modeRate       = 0.01               // … at rate 0.01·StartScale: Adam moves each coordinate by about its rate a step (§4.2)
 	modeBeta1      = 0.9                // Kingma & Ba's β₁ (§4.2)

@@ -26,9 +26,13 @@ import (
 // assumes of θ before it has measured one.
 
 // capFixedBatch returns the fixed batch's size above DenseMax: nh (the
-// dense path's choice) capped at max(n0, fixedBatchCost/d).
+// dense path's choice) capped at max(min(n0, fixedBatchRows),
+// fixedBatchCost/d). The n0 = N/10 floor keeps a batch of thousands where
+// 10⁸/d is a few hundred; fixedBatchRows bounds it at large N, where a
+// warmup's 250 or so fixed-batch gradients would otherwise be 25 passes
+// over the data a chain.
 func capFixedBatch(nh, n0, d int) int {
-	return min(nh, max(n0, int(fixedBatchCost/float64(d))))
+	return min(nh, max(min(n0, fixedBatchRows), int(fixedBatchCost/float64(d))))
 }
 
 // costlyFixed says whether the large-d chain's fixed batch was capped
@@ -38,7 +42,8 @@ func (e *chainEnv) costlyFixed(dense bool) bool {
 }
 
 // modeSearch is P1 on the large-d path with a capped fixed batch:
-// modeEpochs epochs of Adam from start on minibatches of modeBatch items,
+// modeEpochs epochs of Adam from start on minibatches of modeBatch items
+// (at least modeMinSteps steps, at most modeMaxSteps),
 // then the diagonal curvature of the fixed batch there (diagProbe). It
 // returns the whitening of that curvature centred at Adam's end and the
 // curvature in its coordinates, as newton does.
@@ -51,7 +56,7 @@ func (e *chainEnv) modeSearch(start []float64, startScale float64) (*whitening, 
 	theta := append([]float64(nil), start...)
 	g, m1, m2 := make([]float64, d), make([]float64, d), make([]float64, d)
 	rate := modeRate * startScale
-	steps := max(modeMinSteps, modeEpochs*e.N/min(e.N, modeBatch))
+	steps := min(modeMaxSteps, max(modeMinSteps, modeEpochs*e.N/min(e.N, modeBatch)))
 	for t := 1; t <= steps; t++ {
 		mb.Grad(g, theta)
 		if valid.FirstNonFinite(g) >= 0 {
