@@ -33,7 +33,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -233,28 +232,8 @@ func runRow(j job, seed uint64, refDir string) (*Row, error) {
 // score compares sample.Run's moments of every coordinate with the truth.
 func score(res *sample.Result, tr truth) *Row {
 	m := res.Moments
-	r := &Row{MCSEFromBatch: true}
-	d := len(tr.mean)
-	var over3 int
-	errs := make([]float64, d)
-	for i := range d {
-		se2 := m.MCSE[i] * m.MCSE[i]
-		if tr.mcse != nil {
-			se2 += tr.mcse[i] * tr.mcse[i]
-		}
-		z := math.Abs(m.Mean[i]-tr.mean[i]) / math.Sqrt(se2)
-		r.MaxAbsZ = math.Max(r.MaxAbsZ, z)
-		if z > 3 {
-			over3++
-		}
-		r.MaxMCSESD = math.Max(r.MaxMCSESD, m.MCSE[i]/tr.sd[i])
-		errs[i] = math.Abs(m.SD[i]/tr.sd[i] - 1)
-	}
-	r.FracZ3 = float64(over3) / float64(d)
-	slices.Sort(errs)
-	r.MedianSDErr = errs[d/2]
-	r.P99SDErr = errs[min(d-1, int(math.Ceil(0.99*float64(d)))-1)]
-	return r
+	s := larged.Score(m.Mean, m.SD, m.MCSE, tr.mean, tr.sd, tr.mcse)
+	return &Row{MCSEFromBatch: true, MaxAbsZ: s.MaxAbsZ, FracZ3: s.FracZ3, MaxMCSESD: s.MaxMCSESD, MedianSDErr: s.MedianSDErr, P99SDErr: s.P99SDErr}
 }
 
 // peakRSSMB returns this process's peak resident memory in MB.

@@ -99,6 +99,20 @@ func TestGaussian(t *testing.T) {
 	if res.Evals != int64(4*(s.Draws+100+1)) {
 		t.Errorf("%d evaluations, want %d", res.Evals, 4*(s.Draws+101))
 	}
+	// The Gaussian proposal is the target itself: every proposal is
+	// accepted, and the moments match.
+	gr, err := Run(context.Background(), g, lap, &Settings{Draws: 2000, Seed: 4, Gaussian: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr.Accepted != gr.Proposed {
+		t.Errorf("Gaussian proposal: %d of %d accepted on a Gaussian target, want all", gr.Accepted, gr.Proposed)
+	}
+	gm, err := NewMoments(gr.Chains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMoments(t, gm, g.mu, sd)
 	again, _ := Run(context.Background(), g, lap, s)
 	for c := range res.Chains {
 		for i := range res.Chains[c] {
@@ -143,18 +157,21 @@ func TestLogistic1D(t *testing.T) {
 	}
 	mean := s1 / z
 	sd := math.Sqrt(s2/z - mean*mean)
-	res, err := Run(context.Background(), m, lap, &Settings{Draws: 20000, Seed: 1, Nu: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mo, err := NewMoments(res.Chains)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkMoments(t, mo, []float64{mean}, []float64{sd})
-	t.Logf("mode %.4f, mean %.4f (sampled %.4f ± %.4f), sd %.4f (sampled %.4f ± %.4f), acceptance %.3f",
-		lap.Mode[0], mean, mo.Mean[0], mo.MCSEMean[0], sd, mo.SD[0], mo.MCSESD[0], res.AcceptRate())
-	if math.Abs(mean-lap.Mode[0]) < 5*mo.MCSEMean[0] {
-		t.Errorf("posterior mean %v is within MCSE of the mode %v: the test's posterior is not skewed enough", mean, lap.Mode[0])
+	// The t proposal, and the Gaussian one: exact, only slower to mix.
+	for _, s := range []Settings{{Draws: 20000, Seed: 1, Nu: 4}, {Draws: 20000, Seed: 1, Gaussian: true}} {
+		res, err := Run(context.Background(), m, lap, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mo, err := NewMoments(res.Chains)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkMoments(t, mo, []float64{mean}, []float64{sd})
+		t.Logf("Gaussian %v: mode %.4f, mean %.4f (sampled %.4f ± %.4f), sd %.4f (sampled %.4f ± %.4f), acceptance %.4f",
+			s.Gaussian, lap.Mode[0], mean, mo.Mean[0], mo.MCSEMean[0], sd, mo.SD[0], mo.MCSESD[0], res.AcceptRate())
+		if math.Abs(mean-lap.Mode[0]) < 5*mo.MCSEMean[0] {
+			t.Errorf("posterior mean %v is within MCSE of the mode %v: the test's posterior is not skewed enough", mean, lap.Mode[0])
+		}
 	}
 }
