@@ -18,7 +18,7 @@ func TestScore(t *testing.T) {
 	rm, rs, rmcse := make([]float64, d), make([]float64, d), make([]float64, d)
 	for j := range d {
 		rs[j], sd[j] = 2, 2*(1+float64(j)/1000) // errors 0, 0.1 %, …, 19.9 %
-		mcse[j], rmcse[j] = 0.3, 0.4 // √(0.09 + 0.16) = 0.5
+		mcse[j], rmcse[j] = 0.3, 0.4            // √(0.09 + 0.16) = 0.5
 	}
 	mean[7], mean[8] = 2, -1.6 // z = 4 and 3.2
 	s := Score(mean, sd, mcse, rm, rs, rmcse)
