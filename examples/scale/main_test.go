@@ -209,3 +209,14 @@ func TestStreamRows(t *testing.T) {
 		t.Errorf("no cached reference: %v", err)
 	}
 }
+
+// TestParseSparse: "sparse:1e7" names the sparse row, and only at 10⁷.
+func TestParseSparse(t *testing.T) {
+	cs, err := parseStreamCase("sparse:1e7")
+	if err != nil || cs != (StreamCase{N: sparseN, Storage: "binary", Model: "sparse"}) {
+		t.Errorf("sparse:1e7 parses as %+v, %v", cs, err)
+	}
+	if _, err := parseStreamCase("sparse:1e6"); err == nil {
+		t.Errorf("sparse:1e6 parses: there is one sparse row, at 10⁷")
+	}
+}

@@ -130,12 +130,14 @@ type Settings struct {
 	// Gaussian makes the proposal the Laplace approximation itself, a
 	// Gaussian, in place of the t: in thousands of dimensions a t's
 	// radial spread 2/ν dwarfs a Gaussian's 2/d and its proposals are
-	// refused (at d = 10⁴, ν = 100 puts the log density's spread in the
-	// hundreds of nats), while with many data a posterior is close to its
-	// Laplace approximation in every direction. The importance ratio is
-	// then unbounded in the far tails, so the chain is exact (Metropolis–
-	// Hastings) but not uniformly ergodic; its acceptance rate is the
-	// check.
+	// refused. The importance ratio is then unbounded in the far tails,
+	// so the chain is exact (Metropolis–Hastings) but not uniformly
+	// ergodic, and its acceptance rate is the check: small departures
+	// from the Laplace approximation add up over the coordinates, and on
+	// the hashed-feature logistic regression of examples/scale (d = 10⁴,
+	// N = 10⁷, each feature in 2·10⁴ rows) it accepted 17 % of proposals
+	// and left chains stuck (least ESS 7 of 4 × 1,500 draws, R̂ 1.65): no
+	// reference there.
 	Gaussian bool
 	// Chains is the number of independent chains. Zero means 4.
 	Chains int
