@@ -107,8 +107,8 @@
 //	-stream        data from disk: the rows below, each in a child process
 //	-stream-cases  storage:N,… or sparse:1e7 instead of memory:1e7,
 //	               binary:1e7, binary:1e8, parquet:1e8
-//	-sparse-ref    write the sparse row's data and run refmcmc's reference
-//	               of it (-sparse-ref-draws a chain), kept only if it converges
+//	-sparse-ref    write the sparse row's data and run its reference, split
+//	               HMC (-sparse-ref-draws a chain), kept only if it converges
 //	-stan-bench    rstan's NUTS and Sample on the same data at N = 10⁴ and 10⁵
 //	               (-stan-script, default ../shared/bench/stan_logreg.R): the
 //	               table of doc/benchmarks.md against Stan, 15–20 minutes

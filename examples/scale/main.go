@@ -91,8 +91,8 @@ func main() {
 	streamCases := flag.String("stream-cases", "", "with -stream: comma-separated storage:N rows instead of the default memory:1e7,binary:1e7,binary:1e8")
 	stanBench := flag.Bool("stan-bench", false, "run rstan's NUTS (../shared/bench/stan_logreg.R) and Sample on the same data at N = 10⁴ and 10⁵ (15–20 minutes) and print their rows: doc/benchmarks.md's table against Stan")
 	stanScript := flag.String("stan-script", "../shared/bench/stan_logreg.R", "with -stan-bench: the rstan script")
-	sparseRef := flag.Bool("sparse-ref", false, "write the sparse -stream row's data to -data and run the independence sampler's reference of it (testdata/scale/sparse_ref.json.gz, written only if it converges; at d = 10⁴ it did not: doc/data.md), and exit")
-	sparseRefDraws := flag.Int("sparse-ref-draws", 2000, "with -sparse-ref: draws per chain")
+	sparseRef := flag.Bool("sparse-ref", false, "write the sparse -stream row's data to -data and run its exact reference, HMC split around the Laplace approximation (testdata/scale/sparse_ref.json.gz, written only if it converges; hours: doc/data.md), and exit")
+	sparseRefDraws := flag.Int("sparse-ref-draws", 1000, "with -sparse-ref: draws per chain")
 	streamRow := flag.String("stream-row", "", "run one storage:N row of -stream in this process and print it as JSON (what -stream's children do)")
 	flag.Parse()
 	if *cases != "" {

@@ -199,22 +199,31 @@ func Run(ctx context.Context, t Target, lap *Laplace, s *Settings) (*Result, err
 	}
 	var u mat.TriDense
 	chol.UTo(&u)
-	res := &Result{Chains: make([][][]float64, set.Chains)}
-	stats := make([][3]int64, set.Chains)
-	errs := make([]error, set.Chains)
+	return runChains(set.Chains, func(c int) ([][]float64, [3]int64, error) {
+		nu := set.Nu
+		if set.Gaussian {
+			nu = 0
+		}
+		ch := newChain(t, lap.Mode, &u, nu, rand.NewPCG(set.Seed, uint64(c)))
+		draws, err := ch.run(ctx, set.BurnIn, set.Draws)
+		return draws, [3]int64{ch.accepted, ch.proposed, ch.evals}, err
+	})
+}
+
+// runChains runs chain(c) for each of n chains, at most GOMAXPROCS at
+// once, and returns their draws and their summed accepted, proposed and
+// evaluated counts, or the first chain's error.
+func runChains(n int, chain func(c int) ([][]float64, [3]int64, error)) (*Result, error) {
+	res := &Result{Chains: make([][][]float64, n)}
+	stats := make([][3]int64, n)
+	errs := make([]error, n)
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	for c := range set.Chains {
+	for c := range n {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			nu := set.Nu
-			if set.Gaussian {
-				nu = 0
-			}
-			ch := newChain(t, lap.Mode, &u, nu, rand.NewPCG(set.Seed, uint64(c)))
-			res.Chains[c], errs[c] = ch.run(ctx, set.BurnIn, set.Draws)
-			stats[c] = [3]int64{ch.accepted, ch.proposed, ch.evals}
+			res.Chains[c], stats[c], errs[c] = chain(c)
 		})
 	}
 	wg.Wait()

@@ -56,11 +56,10 @@ func checkMoments(t *testing.T, m *Moments, mean, sd []float64) {
 	}
 }
 
-// TestGaussian: on a correlated Gaussian, whose Laplace approximation is
-// exact, the mode is found in one Newton step, the moments match, nearly
-// every proposal is accepted, and the same seed gives the same draws.
-func TestGaussian(t *testing.T) {
-	t.Parallel()
+// testGauss returns the correlated Gaussian target of the tests, its
+// Laplace approximation (exact) and its sds.
+func testGauss(t *testing.T) (*gauss, *Laplace, []float64) {
+	t.Helper()
 	g := &gauss{mu: []float64{1, -2, 0.5}, a: mat.NewSymDense(3, []float64{
 		4, 1.9, 0,
 		1.9, 1, 0.1,
@@ -70,6 +69,55 @@ func TestGaussian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var cov mat.SymDense
+	var chol mat.Cholesky
+	chol.Factorize(g.a)
+	if err := chol.InverseTo(&cov); err != nil {
+		t.Fatal(err)
+	}
+	return g, lap, []float64{math.Sqrt(cov.At(0, 0)), math.Sqrt(cov.At(1, 1)), math.Sqrt(cov.At(2, 2))}
+}
+
+// skewedLogistic returns a one-parameter logistic regression on 15 rows
+// with positive features, whose posterior is skewed and far from its
+// Laplace approximation, that approximation, and its mean and sd by
+// quadrature on a fine grid over ±40 of the mode.
+func skewedLogistic(t *testing.T) (*logreg.DenseModel, *Laplace, float64, float64) {
+	t.Helper()
+	x, _, err := logreg.Simulate(15, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range x.X {
+		x.X[i] = math.Abs(x.X[i]) + 0.3 // positive features: a skewed posterior
+	}
+	m, err := logreg.NewDenseModel(x, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lap, err := FindMode(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z, s1, s2 float64
+	lp0 := m.LogPosterior(lap.Mode)
+	const h = 1e-3
+	for th := lap.Mode[0] - 40; th < lap.Mode[0]+40; th += h {
+		w := math.Exp(m.LogPosterior([]float64{th}) - lp0)
+		z += w
+		s1 += w * th
+		s2 += w * th * th
+	}
+	mean := s1 / z
+	return m, lap, mean, math.Sqrt(s2/z - mean*mean)
+}
+
+// TestGaussian: on a correlated Gaussian, whose Laplace approximation is
+// exact, the mode is found in one Newton step, the moments match, nearly
+// every proposal is accepted, and the same seed gives the same draws.
+func TestGaussian(t *testing.T) {
+	t.Parallel()
+	g, lap, sd := testGauss(t)
 	for j, v := range lap.Mode {
 		if math.Abs(v-g.mu[j]) > 1e-9 {
 			t.Fatalf("mode %v, want %v", lap.Mode, g.mu)
@@ -84,13 +132,6 @@ func TestGaussian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cov mat.SymDense
-	var chol mat.Cholesky
-	chol.Factorize(g.a)
-	if err := chol.InverseTo(&cov); err != nil {
-		t.Fatal(err)
-	}
-	sd := []float64{math.Sqrt(cov.At(0, 0)), math.Sqrt(cov.At(1, 1)), math.Sqrt(cov.At(2, 2))}
 	checkMoments(t, m, g.mu, sd)
 	if a := res.AcceptRate(); a < 0.85 {
 		t.Errorf("acceptance %.3f on a Gaussian, want above 0.85", a)
@@ -130,33 +171,7 @@ func TestGaussian(t *testing.T) {
 // moments match those by quadrature.
 func TestLogistic1D(t *testing.T) {
 	t.Parallel()
-	x, _, err := logreg.Simulate(15, 1, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range x.X {
-		x.X[i] = math.Abs(x.X[i]) + 0.3 // positive features: a skewed posterior
-	}
-	m, err := logreg.NewDenseModel(x, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Quadrature on a fine grid over ±40 of the mode.
-	lap, err := FindMode(m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var z, s1, s2 float64
-	lp0 := m.LogPosterior(lap.Mode)
-	const h = 1e-3
-	for th := lap.Mode[0] - 40; th < lap.Mode[0]+40; th += h {
-		w := math.Exp(m.LogPosterior([]float64{th}) - lp0)
-		z += w
-		s1 += w * th
-		s2 += w * th * th
-	}
-	mean := s1 / z
-	sd := math.Sqrt(s2/z - mean*mean)
+	m, lap, mean, sd := skewedLogistic(t)
 	// The t proposal, and the Gaussian one: exact, only slower to mix.
 	for _, s := range []Settings{{Draws: 20000, Seed: 1, Nu: 4}, {Draws: 20000, Seed: 1, Gaussian: true}} {
 		res, err := Run(context.Background(), m, lap, &s)
@@ -173,5 +188,41 @@ func TestLogistic1D(t *testing.T) {
 		if math.Abs(mean-lap.Mode[0]) < 5*mo.MCSEMean[0] {
 			t.Errorf("posterior mean %v is within MCSE of the mode %v: the test's posterior is not skewed enough", mean, lap.Mode[0])
 		}
+	}
+}
+
+// TestSplitHMC: around an exact Laplace approximation (a Gaussian target)
+// the residual is constant and every trajectory is accepted; on the
+// skewed one-parameter logistic regression the moments match quadrature;
+// and a step of zero is an error.
+func TestSplitHMC(t *testing.T) {
+	t.Parallel()
+	g, lap, sd := testGauss(t)
+	res, err := SplitHMC{Eps: 1, Steps: 2}.Run(context.Background(), g, lap, 4, 50, 2000, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Accepted != res.Proposed {
+		t.Errorf("%d of %d trajectories accepted on a Gaussian target, want all", res.Accepted, res.Proposed)
+	}
+	m, err := NewMoments(res.Chains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMoments(t, m, g.mu, sd)
+	lm, llap, mean, lsd := skewedLogistic(t)
+	lres, err := SplitHMC{Eps: 0.3, Steps: 6}.Run(context.Background(), lm, llap, 4, 100, 5000, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lmo, err := NewMoments(lres.Chains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMoments(t, lmo, []float64{mean}, []float64{lsd})
+	t.Logf("skewed logistic: mean %.4f (sampled %.4f ± %.4f), sd %.4f (sampled %.4f ± %.4f), acceptance %.3f",
+		mean, lmo.Mean[0], lmo.MCSEMean[0], lsd, lmo.SD[0], lmo.MCSESD[0], lres.AcceptRate())
+	if _, err := (SplitHMC{Steps: 1}).Run(context.Background(), g, lap, 1, 0, 1, 1); err == nil {
+		t.Error("a step of 0 was accepted")
 	}
 }
