@@ -54,8 +54,9 @@ type Model struct {
 	t     Table
 	m     RowModel
 	cols  int
-	mem   *Memory // t, when it is a Memory: rows are read in place
-	chunk int     // rows a read
+	mem   *Memory      // t, when it is a Memory: rows are read in place
+	diff  DiffRowModel // m, when it is one
+	chunk int          // rows a read
 	bufs  sync.Pool
 }
 
@@ -90,6 +91,7 @@ func NewModel(t Table, m RowModel) (sgmcmc.Model, error) {
 	}
 	md := &Model{t: t, m: m, cols: t.Cols(), chunk: max(1, readRows/t.Cols())}
 	md.mem, _ = t.(*Memory)
+	md.diff, _ = m.(DiffRowModel)
 	md.bufs.New = func() any { b := make([]float64, md.chunk*md.cols); return &b }
 	if d, ok := m.(RowDensity); ok {
 		return densityModel{md, d}, nil
@@ -121,13 +123,12 @@ func (md *Model) LogLikGradBatch(dst, theta []float64, idx []int, scale float64)
 // is a DiffRowModel, and as two LogLikGradBatch calls otherwise (the
 // control variate's own order, so that its draws keep their bits).
 func (md *Model) LogLikGradDiffBatch(dst, theta, theta0 []float64, idx []int, scale float64) {
-	dm, ok := md.m.(DiffRowModel)
-	if !ok {
+	if md.diff == nil {
 		md.LogLikGradBatch(dst, theta, idx, scale)
 		md.LogLikGradBatch(dst, theta0, idx, -scale)
 		return
 	}
-	md.rows(idx, func(rows []float64) { dm.LogLikGradDiffRows(dst, theta, theta0, rows, scale) })
+	md.rows(idx, func(rows []float64) { md.diff.LogLikGradDiffRows(dst, theta, theta0, rows, scale) })
 }
 
 // rows calls fn on the rows idx, in order, at most md.chunk at a time.

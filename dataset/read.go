@@ -164,13 +164,6 @@ func (d *File) Read(dst []float64, idx []int) error {
 	if len(dst) < len(idx)*d.cols {
 		return fmt.Errorf("dataset: Read: dst of %d values for %d rows of %d", len(dst), len(idx), d.cols)
 	}
-	rb := d.rowBytes()
-	bp := d.bufs.Get().(*[]byte)
-	defer d.bufs.Put(bp)
-	var t0 time.Time
-	if d.timed {
-		t0 = time.Now()
-	}
 	if d.cache32 != nil || d.cache64 != nil {
 		c := d.cols
 		for k, i := range idx {
@@ -188,6 +181,13 @@ func (d *File) Read(dst []float64, idx []int) error {
 			}
 		}
 		return nil
+	}
+	rb := d.rowBytes()
+	bp := d.bufs.Get().(*[]byte)
+	defer d.bufs.Put(bp)
+	var t0 time.Time
+	if d.timed {
+		t0 = time.Now()
 	}
 	var read int64
 	for k := 0; k < len(idx); {

@@ -56,14 +56,7 @@ func Simulate(n, d int, seed uint64) (*DenseData, []float64, error) {
 }
 
 // SimulateBeta returns Simulate's true coefficients β* for d and seed.
-func SimulateBeta(d int, seed uint64) []float64 {
-	beta := make([]float64, d)
-	rb := rand.New(rand.NewPCG(seed, 0))
-	for j := range beta {
-		beta[j] = 1.5 * rb.NormFloat64() / math.Sqrt(float64(d))
-	}
-	return beta
-}
+func SimulateBeta(d int, seed uint64) []float64 { return SimulateSignedBeta(d, d, seed) }
 
 // SimulateChunk draws chunk k of Simulate's rows for beta and seed: its
 // len(y) rows (SimChunk, fewer for the last chunk of n) into x, row-major

@@ -92,7 +92,8 @@ func (r SignedRows) LogLikRows(theta, rows []float64) float64 {
 
 // SimulateSignedBeta returns SimulateSignedChunk's true coefficients for d
 // features, k nonzeros a row and seed: β*_j = 1.5·z_j/√k, z_j ~ N(0, 1)
-// from the PCG stream (seed, 0), so that x_iᵀβ* has an sd of about 1.5.
+// from the PCG stream (seed, 0), so that x_iᵀβ* has an sd of about 1.5
+// (Simulate's, whose rows are dense, with k = d).
 func SimulateSignedBeta(d, k int, seed uint64) []float64 {
 	beta := make([]float64, d)
 	rb := rand.New(rand.NewPCG(seed, 0))
@@ -161,10 +162,10 @@ func SignedData(rows []float64, d, k int) (*Data, error) {
 	for i := range n {
 		row := rows[i*w : (i+1)*w]
 		for _, c := range row[:k] {
-			j := int(math.Abs(c)) - 1
 			if c == 0 {
 				continue
 			}
+			j := int(math.Abs(c)) - 1
 			if j >= d || c != math.Trunc(c) {
 				return nil, fmt.Errorf("logreg: SignedData: row %d: code %v is not ±(j+1) for a feature j < %d", i, c, d)
 			}
