@@ -16,6 +16,7 @@ import (
 
 	"github.com/sgmcmc-go/sgmcmc/dataset"
 	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestReducedRun is the default run reduced to N = 10⁴ with 200 draws per
@@ -218,5 +219,61 @@ func TestParseSparse(t *testing.T) {
 	}
 	if _, err := parseStreamCase("sparse:1e6"); err == nil {
 		t.Errorf("sparse:1e6 parses: there is one sparse row, at 10⁷")
+	}
+}
+
+// TestSignedTarget checks the reference's fused target against
+// logreg.Model on the same rows: log density differences, gradient and
+// Hessian to 1e−10 relative.
+func TestSignedTarget(t *testing.T) {
+	const d, k, n = 30, 4, 500
+	beta := logreg.SimulateSignedBeta(d, k, 1)
+	rows := make([]float64, n*(k+1))
+	if err := logreg.SimulateSignedChunk(rows, beta, k, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	rows[3] = 0 // a padded row
+	x, err := logreg.SignedData(rows, d, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := logreg.NewModel(x, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newSignedTarget(d, k, 0.5)
+	if err := st.add(rows); err != nil {
+		t.Fatal(err)
+	}
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-10*(1+math.Abs(want)) {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	th0, th1 := make([]float64, d), make([]float64, d)
+	for j := range th1 {
+		th1[j] = 0.3 * math.Sin(float64(j))
+	}
+	g, want := make([]float64, d), make([]float64, d)
+	lp1 := st.LogPosteriorAndGrad(g, th1)
+	near("log density difference", lp1-st.LogPosterior(th0), m.LogPosterior(th1)-m.LogPosterior(th0))
+	m.LogPosteriorGrad(want, th1)
+	for j := range g {
+		near("gradient", g[j], want[j])
+	}
+	h, hw := mat.NewSymDense(d, nil), mat.NewSymDense(d, nil)
+	st.Hessian(h, th1)
+	m.Hessian(hw, th1)
+	for a := range d {
+		for b := a; b < d; b++ {
+			near("Hessian", h.At(a, b), hw.At(a, b))
+		}
+	}
+	if err := newSignedTarget(d, k, 1).add([]float64{1, 2, 3, 40, 1}); err == nil {
+		t.Error("a code beyond d was accepted")
+	}
+	if err := newSignedTarget(d, k, 1).add([]float64{1, 2, 3, 4, 0.5}); err == nil {
+		t.Error("a label 0.5 was accepted")
 	}
 }

@@ -298,9 +298,9 @@ func StreamCaseRow(ctx context.Context, c Config, dir string, cs StreamCase) (r 
 		r.MaxRHat = math.Max(r.MaxRHat, row.RHat)
 	}
 	if cs.Model == "sparse" {
-		// Without its committed exact reference the row reports the run
-		// and says why it is not judged (doc/data.md: the reference is
-		// hours of full-data MCMC).
+		// Without its committed exact reference, or with the reference
+		// of other data, the row reports the run and says why it is not
+		// judged.
 		ref, err := ReadSparseReference(path)
 		if err != nil {
 			r.Reference = err.Error() // and the errors stay 0: not measured

@@ -226,3 +226,44 @@ func TestSplitHMC(t *testing.T) {
 		t.Error("a step of 0 was accepted")
 	}
 }
+
+// fusedGauss is gauss as a FusedTarget.
+type fusedGauss struct {
+	*gauss
+	calls *int
+}
+
+func (g fusedGauss) LogPosteriorAndGrad(dst, theta []float64) float64 {
+	*g.calls++
+	g.LogPosteriorGrad(dst, theta)
+	return g.LogPosterior(theta)
+}
+
+// TestSplitHMCFused: a FusedTarget's one call gives SplitHMC the chains
+// of its two calls, bit for bit.
+func TestSplitHMCFused(t *testing.T) {
+	t.Parallel()
+	g, lap, _ := testGauss(t)
+	s := SplitHMC{Eps: 0.7, Steps: 3}
+	a, err := s.Run(context.Background(), g, lap, 1, 5, 50, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls int
+	b, err := s.Run(context.Background(), fusedGauss{g, &calls}, lap, 1, 5, 50, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1 + 55*s.Steps; calls != want {
+		t.Errorf("%d fused calls, want %d", calls, want)
+	}
+	for c := range a.Chains {
+		for i := range a.Chains[c] {
+			for j, v := range a.Chains[c][i] {
+				if w := b.Chains[c][i][j]; v != w {
+					t.Fatalf("chain %d draw %d coordinate %d: fused %v, two calls %v", c, i, j, w, v)
+				}
+			}
+		}
+	}
+}
