@@ -108,8 +108,8 @@
 //	-stream-cases  storage:N,… or sparse:1e7 instead of memory:1e7,
 //	               binary:1e7, binary:1e8, parquet:1e8, sparse:1e7
 //	-sparse-ref    write the sparse row's data and run its reference, split
-//	               HMC (-sparse-ref-draws a chain, default 400; about an
-//	               hour), kept only if it converges
+//	               HMC (-sparse-ref-draws a chain, default 400; about 40
+//	               minutes), kept in testdata only if it converges
 //	-stan-bench    rstan's NUTS and Sample on the same data at N = 10⁴ and 10⁵
 //	               (-stan-script, default ../shared/bench/stan_logreg.R): the
 //	               table of doc/benchmarks.md against Stan, 15–20 minutes

@@ -91,7 +91,7 @@ func main() {
 	streamCases := flag.String("stream-cases", "", "with -stream: comma-separated storage:N rows instead of the default memory:1e7,binary:1e7,binary:1e8,parquet:1e8,sparse:1e7")
 	stanBench := flag.Bool("stan-bench", false, "run rstan's NUTS (../shared/bench/stan_logreg.R) and Sample on the same data at N = 10⁴ and 10⁵ (15–20 minutes) and print their rows: doc/benchmarks.md's table against Stan")
 	stanScript := flag.String("stan-script", "../shared/bench/stan_logreg.R", "with -stan-bench: the rstan script")
-	sparseRef := flag.Bool("sparse-ref", false, "write the sparse -stream row's data to -data and run its exact reference, HMC split around the Laplace approximation (testdata/scale/sparse_ref.json.gz, written only if it converges; about an hour: doc/data.md), and exit")
+	sparseRef := flag.Bool("sparse-ref", false, "write the sparse -stream row's data to -data and run its exact reference, HMC split around the Laplace approximation (testdata/scale/sparse_ref.json.gz, written there only if it converges; about 40 minutes on two cores: doc/data.md), and exit")
 	sparseRefDraws := flag.Int("sparse-ref-draws", 400, "with -sparse-ref: draws per chain")
 	streamRow := flag.String("stream-row", "", "run one storage:N row of -stream in this process and print it as JSON (what -stream's children do)")
 	flag.Parse()

@@ -277,3 +277,37 @@ func TestSignedTarget(t *testing.T) {
 		t.Error("a label 0.5 was accepted")
 	}
 }
+
+// TestSparseReference checks the committed reference of the sparse row
+// against the standard ComputeSparseReference wrote it to: 10⁴ finite
+// means and sds, R̂ ≤ sparseRefMaxRHat and bulk ESS ≥ 1,000 in every
+// coordinate, so that
+// every mean's MCSE is below 0.04 sd (1/√1000 ≈ 0.032, and a mean's MCSE
+// is sd/√ESS) and every sd's below 5 % — small beside the tolerances the
+// row is judged by.
+func TestSparseReference(t *testing.T) {
+	r, name, err := readSparseRef()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.N != sparseN || r.D != sparseD || r.K != sparseK || r.Seed != sparseSeed || len(r.Mean) != sparseD ||
+		len(r.SD) != sparseD || len(r.MCSEMean) != sparseD || len(r.MCSESD) != sparseD {
+		t.Fatalf("%s: N %d, d %d, k %d, seed %d, %d means: not the sparse row's", name, r.N, r.D, r.K, r.Seed, len(r.Mean))
+	}
+	if r.MaxRHat > sparseRefMaxRHat || r.MinESS < 1000 {
+		t.Errorf("%s: R̂ %.4f, least ESS %.0f: not converged", name, r.MaxRHat, r.MinESS)
+	}
+	var worstMean, worstSD float64
+	for j := range r.Mean {
+		if !(r.SD[j] > 0) || math.IsNaN(r.Mean[j]) || math.IsInf(r.Mean[j], 0) {
+			t.Fatalf("%s: coordinate %d: mean %v, sd %v", name, j, r.Mean[j], r.SD[j])
+		}
+		worstMean = math.Max(worstMean, r.MCSEMean[j]/r.SD[j])
+		worstSD = math.Max(worstSD, r.MCSESD[j]/r.SD[j])
+	}
+	if !(worstMean < 0.04) || !(worstSD < 0.05) {
+		t.Errorf("%s: largest MCSE of a mean %.3f sd, of an sd %.3f sd: want < 0.04 and 0.05", name, worstMean, worstSD)
+	}
+	t.Logf("%s: %d × %d draws, acceptance %.3f, least ESS %.0f, R̂ ≤ %.4f; MCSE ≤ %.3f sd (means), %.3f (sds)",
+		name, r.Chains, r.Draws, r.AcceptRate, r.MinESS, r.MaxRHat, worstMean, worstSD)
+}

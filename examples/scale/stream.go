@@ -52,6 +52,7 @@ const streamD = 20
 // defaultStream is the -stream run's rows.
 var defaultStream = []StreamCase{
 	{10_000_000, "memory", "dense"}, {10_000_000, "binary", "dense"}, {100_000_000, "binary", "dense"}, {100_000_000, "parquet", "dense"},
+	{sparseN, "binary", "sparse"},
 }
 
 // StreamRow is a row of the -stream experiment's JSON output.
