@@ -58,6 +58,7 @@ func (s SplitHMC) Run(ctx context.Context, t Target, lap *Laplace, chains, burnI
 	raw := u.RawTriangular()
 	return runChains(chains, func(c int) ([][]float64, [3]int64, error) {
 		w := &splitWork{t: t, mode: lap.Mode, u: raw.Data, stride: raw.Stride, th: make([]float64, d), g: make([]float64, d)}
+		w.fused, _ = t.(FusedTarget)
 		return s.chain(ctx, w, rand.New(rand.NewPCG(seed, uint64(c))), burnIn, draws)
 	})
 }
@@ -125,6 +126,7 @@ func (s SplitHMC) chain(ctx context.Context, w *splitWork, rng *rand.Rand, burnI
 // splitWork holds the Laplace factor and scratch of SplitHMC.
 type splitWork struct {
 	t      Target
+	fused  FusedTarget // t, when it is one; nil otherwise
 	mode   []float64
 	u      []float64 // the upper factor U, row-major with stride
 	stride int
@@ -152,8 +154,8 @@ func (w *splitWork) theta(dst, z []float64) {
 func (w *splitWork) residual(grad, z []float64) float64 {
 	w.theta(w.th, z)
 	var lp float64
-	if f, ok := w.t.(FusedTarget); ok {
-		lp = f.LogPosteriorAndGrad(w.g, w.th)
+	if w.fused != nil {
+		lp = w.fused.LogPosteriorAndGrad(w.g, w.th)
 	} else {
 		w.t.LogPosteriorGrad(w.g, w.th) // ∇log p = −∇_θU
 		lp = w.t.LogPosterior(w.th)
