@@ -132,8 +132,9 @@
 // Row keys: n, d, method, model, storage, setup_passes (the largest of a
 // chain's own), setup_passes_total (the run's, the shared search's
 // included), setup_seconds, bytes_read, read_mb_per_s, seconds and cpu_s (the
-// Sample call), peak_rss_mb, batch, min_ess_bulk, max_mean_err_sd,
-// max_sd_rel_err, max_rhat, warnings.
+// Sample call), peak_rss_mb, batch, min_ess_bulk and max_rhat (over the
+// kept_coords coordinates the summary covers: all of them),
+// max_mean_err_sd and max_sd_rel_err (every coordinate), warnings.
 //
 // The sparse row (-stream-cases sparse:1e7, model "sparse") is a logistic
 // regression on 10⁴ hashed features ±1, 20 a row, N = 10⁷ (sparse.go,

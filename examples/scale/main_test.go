@@ -15,7 +15,9 @@ import (
 	"testing"
 
 	"github.com/sgmcmc-go/sgmcmc/dataset"
+	"github.com/sgmcmc-go/sgmcmc/diagnostics"
 	"github.com/sgmcmc-go/sgmcmc/internal/logreg"
+	"github.com/sgmcmc-go/sgmcmc/sample"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -142,6 +144,36 @@ func TestCompare(t *testing.T) {
 	me, se := Compare(r, []float64{0.05, 0.8, 2}, []float64{1.05, 1.7, 4.2})
 	if math.Abs(me-0.1) > 1e-12 || math.Abs(se+0.15) > 1e-12 {
 		t.Errorf("Compare: %v, %v; want 0.1, −0.15", me, se)
+	}
+}
+
+// TestSummarize: above DenseMax a summary that covers only the kept
+// coordinates is not read as coordinates 0, 1, …: every coordinate's mean
+// and sd come from the running moments, and ESS and R̂ from the rows kept.
+func TestSummarize(t *testing.T) {
+	row := func(name string, mean, sd, ess, rhat float64) diagnostics.Row {
+		r := diagnostics.Row{Name: name}
+		r.Mean, r.SD, r.ESSBulk, r.RHat = mean, sd, ess, rhat
+		return r
+	}
+	res := &sample.Result{
+		// Coordinates 1 and 3 of 4 kept.
+		Summary: diagnostics.Table{row("beta.2", 1, 2, 900, 1.002), row("beta.4", 3, 4, 1200, 1.004)},
+		Moments: &sample.Moments{Mean: []float64{0, 1, 2, 3}, SD: []float64{1, 2, 3, 4}},
+	}
+	mean, sd, ess, rhat, kept := summarize(res, 4)
+	for j := range 4 {
+		if mean[j] != float64(j) || sd[j] != float64(j+1) {
+			t.Errorf("coordinate %d: mean %v, sd %v; want %d, %d", j, mean[j], sd[j], j, j+1)
+		}
+	}
+	if ess != 900 || rhat != 1.004 || kept != 2 {
+		t.Errorf("ESS %v, R̂ %v, %d kept; want 900, 1.004, 2", ess, rhat, kept)
+	}
+	res.Moments = nil // every coordinate kept, up to DenseMax
+	res.Summary = diagnostics.Table{row("beta.1", 5, 6, 1000, 1.001)}
+	if mean, sd, _, _, kept := summarize(res, 1); mean[0] != 5 || sd[0] != 6 || kept != 1 {
+		t.Errorf("without moments: mean %v, sd %v, %d kept; want 5, 6, 1", mean, sd, kept)
 	}
 }
 
