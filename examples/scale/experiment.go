@@ -195,13 +195,8 @@ func sampleRow(ctx context.Context, cs Case, m Posterior, ref *Reference, plain 
 	}
 	r.GradEvals = res.WarmupGradEvals + res.SamplingGradEvals
 	r.SetupEvals = res.SetupGradEvals
-	mean, sd := make([]float64, m.Dim()), make([]float64, m.Dim())
-	r.MinESSBulk = math.Inf(1)
-	for j, row := range res.Summary {
-		mean[j], sd[j] = row.Mean, row.SD
-		r.MinESSBulk = math.Min(r.MinESSBulk, row.ESSBulk)
-		r.MaxRHat = math.Max(r.MaxRHat, row.RHat)
-	}
+	mean, sd, minESS, maxRHat, _ := summarize(res, m.Dim())
+	r.MinESSBulk, r.MaxRHat = minESS, maxRHat
 	r.EvalsPerESS = float64(r.GradEvals) / r.MinESSBulk
 	r.compare(ref, mean, sd)
 	r.Warnings = append(r.Warnings, res.Warnings.Messages()...)
